@@ -9,7 +9,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', '.data/', 'src/generated/', 'web/dashboard/generated/', 'clients/typescript/src/generated/', 'clients/typescript/dist/'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.data/',
+      'src/generated/',
+      'web/dashboard/generated/',
+      'clients/typescript/src/generated/',
+      'clients/typescript/dist/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

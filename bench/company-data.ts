@@ -81,9 +81,17 @@ async function searchTimings(registry: CompanyRegistry, size: number): Promise<{
 const HEAP_MB = 96;
 
 /** Runs the import in a child process; its RSS (MB) is sampled every 250 ms from /proc. */
-async function importFile(url: string, file: string): Promise<{ summary: { records: number; inserted: number; changed: number; unchanged: number; seconds: number }; rssMb: number[] }> {
+async function importFile(
+  url: string,
+  file: string,
+): Promise<{ summary: { records: number; inserted: number; changed: number; unchanged: number; seconds: number }; rssMb: number[] }> {
   // A JavaScript heap capped far below the file's size: the load completes only if nothing grows with it.
-  const proc = startEntry('src/processes/cli/admin.ts', ['import-companies', file], { DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'production', NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` });
+  const proc = startEntry('src/processes/cli/admin.ts', ['import-companies', file], {
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'production',
+    NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}`,
+  });
   let stdout = '';
   proc.child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
   const rssMb: number[] = [];
@@ -125,8 +133,20 @@ try {
   const rssPeak = Math.max(...steady);
 
   const rows: Array<Omit<BenchResult, 'suite'>> = [
-    { case: `import: first load of ${ROWS} records`, perSecond: Math.round(load.summary.records / load.summary.seconds), value: load.summary.seconds, unit: 's', note: `${load.summary.inserted} inserted` },
-    { case: `import: second load, every 1000th record changed`, perSecond: Math.round(reload.summary.records / reload.summary.seconds), value: reload.summary.seconds, unit: 's', note: `${reload.summary.changed} changed, ${reload.summary.unchanged} unchanged` },
+    {
+      case: `import: first load of ${ROWS} records`,
+      perSecond: Math.round(load.summary.records / load.summary.seconds),
+      value: load.summary.seconds,
+      unit: 's',
+      note: `${load.summary.inserted} inserted`,
+    },
+    {
+      case: `import: second load, every 1000th record changed`,
+      perSecond: Math.round(reload.summary.records / reload.summary.seconds),
+      value: reload.summary.seconds,
+      unit: 's',
+      note: `${reload.summary.changed} changed, ${reload.summary.unchanged} unchanged`,
+    },
     {
       case: `import: importer peak RSS (JavaScript heap capped at ${HEAP_MB} MB)`,
       value: rssPeak,

@@ -41,7 +41,9 @@ try {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('ANALYZE company');
-  const numbers = (await client.query<{ n: string }>('SELECT "registrationNumber" AS n FROM company WHERE "countryCode" = $1 ORDER BY random() LIMIT 500', ['GB'])).rows.map((r) => r.n);
+  const numbers = (
+    await client.query<{ n: string }>('SELECT "registrationNumber" AS n FROM company WHERE "countryCode" = $1 ORDER BY random() LIMIT 500', ['GB'])
+  ).rows.map((r) => r.n);
   const names = (await client.query<{ w: string }>(`SELECT split_part(name, ' ', 1) AS w FROM company ORDER BY random() LIMIT 500`)).rows.map((r) => r.w);
   const terms = names.flatMap((w) => [w.slice(0, 4), w.toLowerCase()]).filter((t) => t.length >= 3);
   const plan = await client.query(
@@ -61,18 +63,51 @@ try {
 
   // The baseline verifies the same token as the system (raw-baseline.ts), against its published keys.
   const basePort = await freePort();
-  const baseline = startEntry('bench/raw-baseline.ts', [], { NODE_ENV: process.env.NODE_ENV ?? 'production', ...env, PORT: String(basePort), JWKS_URL: `${appUrl}/.well-known/jwks.json`, ISSUER: appUrl });
+  const baseline = startEntry('bench/raw-baseline.ts', [], {
+    NODE_ENV: process.env.NODE_ENV ?? 'production',
+    ...env,
+    PORT: String(basePort),
+    JWKS_URL: `${appUrl}/.well-known/jwks.json`,
+    ISSUER: appUrl,
+  });
   procs.push(baseline);
   const baselineUrl = `http://127.0.0.1:${basePort}`;
   await waitForHealth(baselineUrl, baseline);
 
   const v1 = '/api/marketplace/v1';
-  const rawSearch: LoadTarget<string> = { name: 'raw baseline: search', url: baselineUrl, request: (t) => ({ path: `/companies/search/${encodeURIComponent(t)}` }), items: terms, authorization };
-  const rawLookup: LoadTarget<string> = { name: 'raw baseline: company by number', url: baselineUrl, request: (n) => ({ path: `/companies/${n}` }), items: numbers, authorization };
+  const rawSearch: LoadTarget<string> = {
+    name: 'raw baseline: search',
+    url: baselineUrl,
+    request: (t) => ({ path: `/companies/search/${encodeURIComponent(t)}` }),
+    items: terms,
+    authorization,
+  };
+  const rawLookup: LoadTarget<string> = {
+    name: 'raw baseline: company by number',
+    url: baselineUrl,
+    request: (n) => ({ path: `/companies/${n}` }),
+    items: numbers,
+    authorization,
+  };
   const pairs = [
-    await compare(rawSearch, { name: 'REST: GET /companies/search/{term}', url: appUrl, request: (t) => ({ path: `${v1}/companies/search/${encodeURIComponent(t)}` }), items: terms, authorization }),
-    await compare(rawLookup, { name: 'REST: GET /companies/{number}', url: appUrl, request: (n) => ({ path: `${v1}/companies/${n}` }), items: numbers, authorization }),
-    await compare({ ...rawLookup, name: 'raw baseline: company by number (profile read)' }, { name: 'REST: GET /profiles/{uuid}', url: appUrl, request: (id) => ({ path: `${v1}/profiles/${id}` }), items: profileIds, authorization }),
+    await compare(rawSearch, {
+      name: 'REST: GET /companies/search/{term}',
+      url: appUrl,
+      request: (t) => ({ path: `${v1}/companies/search/${encodeURIComponent(t)}` }),
+      items: terms,
+      authorization,
+    }),
+    await compare(rawLookup, {
+      name: 'REST: GET /companies/{number}',
+      url: appUrl,
+      request: (n) => ({ path: `${v1}/companies/${n}` }),
+      items: numbers,
+      authorization,
+    }),
+    await compare(
+      { ...rawLookup, name: 'raw baseline: company by number (profile read)' },
+      { name: 'REST: GET /profiles/{uuid}', url: appUrl, request: (id) => ({ path: `${v1}/profiles/${id}` }), items: profileIds, authorization },
+    ),
   ];
   const rows: Row[] = pairs.flat();
   recordResults(
@@ -82,9 +117,21 @@ try {
       const decision = base ? decidingRatio(r) : undefined;
       const p99Ratio = base ? r.p99 / Math.max(1, base.p99) : undefined;
       return {
-        case: r.name, perSecond: r.rps, p50Ms: r.p50, p99Ms: r.p99, cpuMsPerRequest: r.cpuMsPerRequest,
+        case: r.name,
+        perSecond: r.rps,
+        p50Ms: r.p50,
+        p99Ms: r.p99,
+        cpuMsPerRequest: r.cpuMsPerRequest,
         ...(base && decision
-          ? { baseline: base.name, ratio: r.ratio, cpuRatio: r.cpuRatio, target: '>= 0.6x baseline (CPU per request), p99 <= 3x (REST read)', met: decision.ratio >= 0.6 && p99Ratio! <= 3, decidedBy: decision.by, note: `${decision.note}; p99 ${p99Ratio!.toFixed(1)}x the baseline's` }
+          ? {
+              baseline: base.name,
+              ratio: r.ratio,
+              cpuRatio: r.cpuRatio,
+              target: '>= 0.6x baseline (CPU per request), p99 <= 3x (REST read)',
+              met: decision.ratio >= 0.6 && p99Ratio! <= 3,
+              decidedBy: decision.by,
+              note: `${decision.note}; p99 ${p99Ratio!.toFixed(1)}x the baseline's`,
+            }
           : {}),
       };
     }),
@@ -98,14 +145,23 @@ try {
 }
 
 async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Record<string, string>> {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json() as Promise<Record<string, string>>;
 }
 
 async function marketplaceV1Authorization(base: string): Promise<string> {
   const login = await post(base, '/api/platform/v1/auth/login', USER);
-  const key = await post(base, '/api/platform/v1/api-key', { name: `bench-${randomUUID()}`, scopes: ['profile:read', 'profile:write'] }, { authorization: `Bearer ${login.access_token}` });
+  const key = await post(
+    base,
+    '/api/platform/v1/api-key',
+    { name: `bench-${randomUUID()}`, scopes: ['profile:read', 'profile:write'] },
+    { authorization: `Bearer ${login.access_token}` },
+  );
   const tokens = await post(base, `/api/marketplace/v1/auth/authorize?api_key=${encodeURIComponent(key.key as string)}`, undefined);
   return `Bearer ${tokens.jwt}`;
 }

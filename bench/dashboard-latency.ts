@@ -29,7 +29,11 @@ const dbName = `fg_bench_dashboard_${process.pid}`;
 // Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
 await dropLeftoverDatabases('dashboard_');
 const procs: RunningProcess[] = [];
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu'],
+});
 try {
   await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
   const url = databaseUrlFor(serverUrl, dbName);
@@ -42,10 +46,17 @@ try {
   await insertDemoLenders(db);
   const lenderRow = await db.lender.findFirstOrThrow({ orderBy: { id: 'asc' } });
   const credentials = await issueLenderCredentials(db, lenderRow.id, 'demo', appUrl);
-  await createAccountWithUser(db, { environment: 'demo', accountName: 'operations', email: 'bench-ops@example.test', password: 'bench-ops-password', role: 'STAFF' });
+  await createAccountWithUser(db, {
+    environment: 'demo',
+    accountName: 'operations',
+    email: 'bench-ops@example.test',
+    password: 'bench-ops-password',
+    role: 'STAFF',
+  });
   const profile = await db.profile.create({ data: { environment: 'demo', companyInformation: { name: 'BENCH LTD' } } });
   const applications = [];
-  for (let i = 0; i < EVENTS; i++) applications.push(await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } }));
+  for (let i = 0; i < EVENTS; i++)
+    applications.push(await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } }));
 
   buildServer();
   const app = startMeasuredServer('src/processes/main.ts', env);
@@ -61,11 +72,20 @@ try {
   await page.locator(`[data-testid="row-${applications.at(-1)!.id}"]`).waitFor();
   await new Promise((r) => setTimeout(r, 500));
 
-  const token = (await (await fetch(`${appUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', client_id: credentials.clientId, client_secret: credentials.clientSecret, username: credentials.username, password: credentials.password, scope: 'openid' }),
-  })).json()) as { id_token: string };
+  const token = (await (
+    await fetch(`${appUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        grant_type: 'password',
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+        username: credentials.username,
+        password: credentials.password,
+        scope: 'openid',
+      }),
+    })
+  ).json()) as { id_token: string };
 
   const domLatencies: number[] = [];
   const postLatencies: number[] = [];
@@ -97,9 +117,16 @@ try {
   console.log('\n| measure | p50 ms | p99 ms |');
   console.log('|---|---:|---:|');
   console.log(`| POST acknowledgement round trip (reference) | ${percentile(postLatencies, 0.5).toFixed(1)} | ${percentile(postLatencies, 0.99).toFixed(1)} |`);
-  console.log(`| event -> row updated in the dashboard DOM (from the POST's start) | ${percentile(domLatencies, 0.5).toFixed(1)} | ${percentile(domLatencies, 0.99).toFixed(1)} |`);
+  console.log(
+    `| event -> row updated in the dashboard DOM (from the POST's start) | ${percentile(domLatencies, 0.5).toFixed(1)} | ${percentile(domLatencies, 0.99).toFixed(1)} |`,
+  );
   recordResults('dashboard-latency', [
-    { case: 'event -> dashboard DOM (one open page)', p50Ms: percentile(domLatencies, 0.5), p99Ms: percentile(domLatencies, 0.99), note: "from the lender POST's start" },
+    {
+      case: 'event -> dashboard DOM (one open page)',
+      p50Ms: percentile(domLatencies, 0.5),
+      p99Ms: percentile(domLatencies, 0.99),
+      note: "from the lender POST's start",
+    },
     { case: 'lender POST acknowledgement round trip', p50Ms: percentile(postLatencies, 0.5), p99Ms: percentile(postLatencies, 0.99) },
   ]);
   await runtime.close();

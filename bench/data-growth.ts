@@ -75,7 +75,16 @@ const settings: LoadSettings = {
   connections: Number(process.env.DATA_GROWTH_CONNECTIONS ?? 4),
 };
 
-const PRODUCT_TYPES = ['ASSET_BACKED_FINANCE', 'COMMERCIAL_PROPERTY', 'E_COMMERCE_FUNDING', 'FIXED_LOAN_TERMS', 'INVOICE_FINANCE', 'MERCHANT_CASH_ADVANCE', 'TERM_LOAN', 'TRADE_FINANCE'];
+const PRODUCT_TYPES = [
+  'ASSET_BACKED_FINANCE',
+  'COMMERCIAL_PROPERTY',
+  'E_COMMERCE_FUNDING',
+  'FIXED_LOAN_TERMS',
+  'INVOICE_FINANCE',
+  'MERCHANT_CASH_ADVANCE',
+  'TERM_LOAN',
+  'TRADE_FINANCE',
+];
 const LENDERS = 1_250; // one product per type each: 10,000 products at most
 // Applications spread over these: 20, so that the measured lender holds a full default page of 50 at
 // every size (1,000 / 20), and its list is measured like for like (50 of 50 at 10k and 50k too).
@@ -111,7 +120,11 @@ async function timeQuery(url: string, query: TimedQuery): Promise<Timed> {
   const once = async () => {
     const request = query.request();
     const started = performance.now();
-    const res = await fetch(`${url}${request.path}`, { method: request.method ?? 'GET', body: request.body, headers: { 'content-type': 'application/json', accept: 'application/json', authorization } });
+    const res = await fetch(`${url}${request.path}`, {
+      method: request.method ?? 'GET',
+      body: request.body,
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization },
+    });
     const body = await res.text();
     const took = performance.now() - started;
     if (!res.ok) throw new Error(`${query.list}: ${res.status} ${body.slice(0, 300)}`);
@@ -135,15 +148,21 @@ interface Probes {
 
 async function probesOf(client: pg.Client, lenderId: number): Promise<Probes> {
   const lenderRows = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM lender_application WHERE "lenderId" = $1', [lenderId])).rows[0]!.n);
-  const deep = await client.query<{ id: number }>('SELECT id FROM lender_application WHERE "lenderId" = $1 ORDER BY "createdAt", id OFFSET $2 LIMIT 1', [lenderId, Math.floor(lenderRows * 0.9)]);
-  const middle = await client.query<{ id: number }>('SELECT id FROM lender_application ORDER BY id OFFSET (SELECT count(*) / 2 FROM lender_application) LIMIT 1');
+  const deep = await client.query<{ id: number }>('SELECT id FROM lender_application WHERE "lenderId" = $1 ORDER BY "createdAt", id OFFSET $2 LIMIT 1', [
+    lenderId,
+    Math.floor(lenderRows * 0.9),
+  ]);
+  const middle = await client.query<{ id: number }>(
+    'SELECT id FROM lender_application ORDER BY id OFFSET (SELECT count(*) / 2 FROM lender_application) LIMIT 1',
+  );
   return { deepAfter: deep.rows[0]!.id, lenderRows, boardRowId: middle.rows[0]!.id };
 }
 
 // The staff board and the deliveries: a full page (200 rows, the most a page holds) of each cursor connection.
 const BOARD_ROW_FIELDS = 'id companyName lenderId lenderName productType amount status offer { id status } createdAt updatedAt';
 const BOARD_QUERY = `query { lenderApplicationBoard(first: 200) { nodes { ${BOARD_ROW_FIELDS} } pageInfo { endCursor hasNextPage } } }`;
-const DELIVERIES_QUERY = 'query { webhookDeliveries(first: 200) { nodes { id lenderApplicationId status attempts createdAt attemptLog { statusCode latencyMs attemptedAt } } pageInfo { endCursor hasNextPage } } }';
+const DELIVERIES_QUERY =
+  'query { webhookDeliveries(first: 200) { nodes { id lenderApplicationId status attempts createdAt attemptLog { statusCode latencyMs attemptedAt } } pageInfo { endCursor hasNextPage } } }';
 const graphqlRequest = (query: string) => () => ({ path: '/graphql', method: 'POST' as const, body: JSON.stringify({ query }) });
 
 /** What the rows look like after a step: counts per table, checked against the plan. */
@@ -213,13 +232,24 @@ async function seedTo(client: pg.Client, step: Step, accountId: string): Promise
     );
   }
   await client.query('ANALYZE');
-  const counts = { applications: await count('lender_application'), profiles: await tenants(), allProfiles: await count('profile'), products: await count('lender_product'), deliveries: await count('webhook_delivery') };
-  if (counts.applications !== step.applications || counts.profiles !== step.profiles || counts.products !== step.products) throw new Error(`seeding ${step.name}: ${JSON.stringify(counts)}`);
+  const counts = {
+    applications: await count('lender_application'),
+    profiles: await tenants(),
+    allProfiles: await count('profile'),
+    products: await count('lender_product'),
+    deliveries: await count('webhook_delivery'),
+  };
+  if (counts.applications !== step.applications || counts.profiles !== step.profiles || counts.products !== step.products)
+    throw new Error(`seeding ${step.name}: ${JSON.stringify(counts)}`);
   console.log(`  seeded ${JSON.stringify(counts)}`);
 }
 
 async function send(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.status === 204 ? {} : (res.json() as Promise<Record<string, unknown>>);
 }
@@ -229,46 +259,142 @@ interface Credentials {
 }
 
 /** The lists of one step, measured against a freshly started server. */
-async function measureStep(step: Step, url: string, credentials: Credentials, procs: RunningProcess[], probes: Probes): Promise<{ rows: Map<string, Row & { size: string }>; timed: Map<string, Timed & { size: string }> }> {
+async function measureStep(
+  step: Step,
+  url: string,
+  credentials: Credentials,
+  procs: RunningProcess[],
+  probes: Probes,
+): Promise<{ rows: Map<string, Row & { size: string }>; timed: Map<string, Timed & { size: string }> }> {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   // Rate limits raised: one address and one credential sending thousands of requests is the load generator, not abuse.
-  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_PER_CREDENTIAL: '10000000' });
+  const app = startMeasuredServer('src/processes/main.ts', {
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    SEED_DEMO_DATA: 'false',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: appUrl,
+    RATE_LIMIT_PER_ADDRESS: '10000000',
+    RATE_LIMIT_PER_CREDENTIAL: '10000000',
+  });
   procs.push(app);
   await waitForHealth(appUrl, app);
   const pid = app.child.pid!;
 
   const login = await send(appUrl, 'POST', '/api/platform/v1/auth/login', STAFF);
   const staff = `Bearer ${login.access_token as string}`;
-  const key = await send(appUrl, 'POST', '/api/platform/v1/api-key', { name: `growth-${randomUUID()}`, scopes: ['profile:read', 'profile:write'] }, { authorization: staff });
+  const key = await send(
+    appUrl,
+    'POST',
+    '/api/platform/v1/api-key',
+    { name: `growth-${randomUUID()}`, scopes: ['profile:read', 'profile:write'] },
+    { authorization: staff },
+  );
   const platform = `Bearer ${(await send(appUrl, 'POST', '/api/platform/v1/auth/token', undefined, { 'x-api-key': key.key as string })).access_token as string}`;
   const marketplace = `Bearer ${(await send(appUrl, 'POST', `/api/marketplace/v1/auth/authorize?api_key=${encodeURIComponent(key.key as string)}`)).jwt as string}`;
   const { lender } = credentials;
-  const lenderToken = await send(appUrl, 'POST', '/oauth/token', { grant_type: 'password', client_id: lender.clientId, client_secret: lender.clientSecret, username: lender.username, password: lender.password, scope: 'openid' });
+  const lenderToken = await send(appUrl, 'POST', '/oauth/token', {
+    grant_type: 'password',
+    client_id: lender.clientId,
+    client_secret: lender.clientSecret,
+    username: lender.username,
+    password: lender.password,
+    scope: 'openid',
+  });
   const lenderAuthorization = `Bearer ${lenderToken.id_token as string}`;
-  const freshLender = async () => `Bearer ${(await send(appUrl, 'POST', '/oauth/token', { grant_type: 'password', client_id: lender.clientId, client_secret: lender.clientSecret, username: lender.username, password: lender.password, scope: 'openid' })).id_token as string}`;
+  const freshLender = async () =>
+    `Bearer ${(await send(appUrl, 'POST', '/oauth/token', { grant_type: 'password', client_id: lender.clientId, client_secret: lender.clientSecret, username: lender.username, password: lender.password, scope: 'openid' })).id_token as string}`;
   const freshStaff = async () => `Bearer ${(await send(appUrl, 'POST', '/api/platform/v1/auth/login', STAFF)).access_token as string}`;
 
   // A new profile each step: its funding search is recorded against this step's catalogue.
   const v1 = '/api/marketplace/v1';
   const profile = (await send(appUrl, 'POST', `${v1}/profiles/blank`, undefined, { authorization: marketplace })).uuid as string;
   await send(appUrl, 'PUT', `${v1}/questionnaires/introducer-all-funding-products/profiles/${profile}/answers`, ACME_ANSWERS, { authorization: marketplace });
-  const matches = ((await send(appUrl, 'GET', `${v1}/profiles/${profile}/funding/matches/results`, undefined, { authorization: marketplace })).matches as unknown[]).length;
+  const matches = (
+    (await send(appUrl, 'GET', `${v1}/profiles/${profile}/funding/matches/results`, undefined, { authorization: marketplace })).matches as unknown[]
+  ).length;
 
-  const total = Number(((await send(appUrl, 'GET', `/api/platform/v1/tenants?limit=1`, undefined, { authorization: platform })).meta as { total: number }).total);
+  const total = Number(
+    ((await send(appUrl, 'GET', `/api/platform/v1/tenants?limit=1`, undefined, { authorization: platform })).meta as { total: number }).total,
+  );
   // The cursor of the last page: the tenant just before it, in the list's order.
-  const lastPageCursor = ((await send(appUrl, 'GET', `/api/platform/v1/tenants?offset=${Math.max(0, total - PAGE - 1)}&limit=1`, undefined, { authorization: platform })).data as Array<{ id: string }>)[0]!.id;
-  const lenderList = (await fetch(`${appUrl}/api/platform/v1/funding/applications`, { headers: { authorization: lenderAuthorization } }).then((r) => r.json())) as unknown[];
-  console.log(`  ${total} tenants in the account, the measured lender's first page holds ${lenderList.length} applications, the profile matches ${matches} of ${step.products} products`);
+  const lastPageCursor = (
+    (await send(appUrl, 'GET', `/api/platform/v1/tenants?offset=${Math.max(0, total - PAGE - 1)}&limit=1`, undefined, { authorization: platform }))
+      .data as Array<{ id: string }>
+  )[0]!.id;
+  const lenderList = (await fetch(`${appUrl}/api/platform/v1/funding/applications`, { headers: { authorization: lenderAuthorization } }).then((r) =>
+    r.json(),
+  )) as unknown[];
+  console.log(
+    `  ${total} tenants in the account, the measured lender's first page holds ${lenderList.length} applications, the profile matches ${matches} of ${step.products} products`,
+  );
 
   const targets: Array<LoadTarget<number> & { list: string }> = [
-    { list: 'tenants list, first page (REST)', name: '', url: appUrl, pid, authorization: platform, items: [0], request: () => ({ path: `/api/platform/v1/tenants?offset=0&limit=${PAGE}` }) },
-    { list: 'tenants list, deep page (REST, last page by offset)', name: '', url: appUrl, pid, authorization: platform, items: [Math.max(0, total - PAGE)], request: (offset) => ({ path: `/api/platform/v1/tenants?offset=${offset}&limit=${PAGE}` }) },
-    { list: 'tenants list, deep page (REST, last page by cursor)', name: '', url: appUrl, pid, authorization: platform, items: [0], request: () => ({ path: `/api/platform/v1/tenants?after=${lastPageCursor}&limit=${PAGE}` }) },
-    { list: 'lender API application list, one lender (REST)', name: '', url: appUrl, pid, authorization: lenderAuthorization, items: [0], request: () => ({ path: '/api/platform/v1/funding/applications' }) },
-    { list: 'staff board (GraphQL lenderApplicationBoard)', name: '', url: appUrl, pid, authorization: staff, items: [0], request: graphqlRequest(BOARD_QUERY) },
-    { list: 'webhook deliveries list (GraphQL webhookDeliveries)', name: '', url: appUrl, pid, authorization: staff, items: [0], request: graphqlRequest(DELIVERIES_QUERY) },
-    { list: 'matching results, one profile (REST)', name: '', url: appUrl, pid, authorization: marketplace, items: [0], request: () => ({ path: `${v1}/profiles/${profile}/funding/matches/results` }) },
+    {
+      list: 'tenants list, first page (REST)',
+      name: '',
+      url: appUrl,
+      pid,
+      authorization: platform,
+      items: [0],
+      request: () => ({ path: `/api/platform/v1/tenants?offset=0&limit=${PAGE}` }),
+    },
+    {
+      list: 'tenants list, deep page (REST, last page by offset)',
+      name: '',
+      url: appUrl,
+      pid,
+      authorization: platform,
+      items: [Math.max(0, total - PAGE)],
+      request: (offset) => ({ path: `/api/platform/v1/tenants?offset=${offset}&limit=${PAGE}` }),
+    },
+    {
+      list: 'tenants list, deep page (REST, last page by cursor)',
+      name: '',
+      url: appUrl,
+      pid,
+      authorization: platform,
+      items: [0],
+      request: () => ({ path: `/api/platform/v1/tenants?after=${lastPageCursor}&limit=${PAGE}` }),
+    },
+    {
+      list: 'lender API application list, one lender (REST)',
+      name: '',
+      url: appUrl,
+      pid,
+      authorization: lenderAuthorization,
+      items: [0],
+      request: () => ({ path: '/api/platform/v1/funding/applications' }),
+    },
+    {
+      list: 'staff board (GraphQL lenderApplicationBoard)',
+      name: '',
+      url: appUrl,
+      pid,
+      authorization: staff,
+      items: [0],
+      request: graphqlRequest(BOARD_QUERY),
+    },
+    {
+      list: 'webhook deliveries list (GraphQL webhookDeliveries)',
+      name: '',
+      url: appUrl,
+      pid,
+      authorization: staff,
+      items: [0],
+      request: graphqlRequest(DELIVERIES_QUERY),
+    },
+    {
+      list: 'matching results, one profile (REST)',
+      name: '',
+      url: appUrl,
+      pid,
+      authorization: marketplace,
+      items: [0],
+      request: () => ({ path: `${v1}/profiles/${profile}/funding/matches/results` }),
+    },
   ];
   // A GraphQL error is a 200: check each query once before loading it.
   for (const query of [BOARD_QUERY, DELIVERIES_QUERY]) {
@@ -277,20 +403,33 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
   }
 
   // The queries the dashboard and the lender API really send, timed one at a time.
-  const board = (data: unknown) => (data as { data?: { lenderApplicationBoard?: { nodes: unknown[]; totalCount: number } }; errors?: unknown }).data?.lenderApplicationBoard;
+  const board = (data: unknown) =>
+    (data as { data?: { lenderApplicationBoard?: { nodes: unknown[]; totalCount: number } }; errors?: unknown }).data?.lenderApplicationBoard;
   const timedQueries: TimedQuery[] = [
     {
       list: `dashboard board query with totalCount and statusCounts (GraphQL BOARD, first ${DASHBOARD_PAGE}, staff)`,
       authorization: freshStaff,
-      request: () => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query: DASHBOARD_BOARD, variables: { filter: {}, first: DASHBOARD_PAGE, orderBy: { field: 'LAST_CHANGE', direction: 'DESC' } } }) }),
+      request: () => ({
+        path: '/graphql',
+        method: 'POST',
+        body: JSON.stringify({
+          query: DASHBOARD_BOARD,
+          variables: { filter: {}, first: DASHBOARD_PAGE, orderBy: { field: 'LAST_CHANGE', direction: 'DESC' } },
+        }),
+      }),
       check: (body) => {
-        if (board(body)?.nodes.length !== DASHBOARD_PAGE || board(body)!.totalCount < step.applications) throw new Error(`BOARD: ${JSON.stringify(body).slice(0, 300)}`);
+        if (board(body)?.nodes.length !== DASHBOARD_PAGE || board(body)!.totalCount < step.applications)
+          throw new Error(`BOARD: ${JSON.stringify(body).slice(0, 300)}`);
       },
     },
     {
       list: 'dashboard row after a live event, with the counts (GraphQL BOARD_ROW, staff)',
       authorization: freshStaff,
-      request: () => ({ path: '/graphql', method: 'POST', body: JSON.stringify({ query: DASHBOARD_BOARD_ROW, variables: { filter: { applicationId: probes.boardRowId }, counts: {} } }) }),
+      request: () => ({
+        path: '/graphql',
+        method: 'POST',
+        body: JSON.stringify({ query: DASHBOARD_BOARD_ROW, variables: { filter: { applicationId: probes.boardRowId }, counts: {} } }),
+      }),
       check: (body) => {
         if (board(body)?.nodes.length !== 1) throw new Error(`BOARD_ROW: ${JSON.stringify(body).slice(0, 300)}`);
       },
@@ -327,7 +466,9 @@ async function measureStep(step: Step, url: string, credentials: Credentials, pr
     let row = await load({ ...target, name: `${target.list} @ ${step.name}` }, settings);
     const tooSlow = row.rps === 0;
     if (tooSlow) row = { ...row, ...(await oneAtATime(target, 3)) };
-    console.log(`  ${target.list}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU ${row.cpuMsPerRequest?.toFixed(2) ?? '?'} ms/request`);
+    console.log(
+      `  ${target.list}: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU ${row.cpuMsPerRequest?.toFixed(2) ?? '?'} ms/request`,
+    );
     const size = describe(step, target.list, { lenderApplications: lenderList.length, matches });
     rows.set(target.list, { ...row, size: tooSlow ? `${size}; no request completed within a slice, timed one at a time` : size });
   }
@@ -345,7 +486,11 @@ async function oneAtATime(target: LoadTarget<number> & { list: string }, count: 
   for (let i = 0; i < count; i++) {
     const request = target.request(target.items[0]!);
     const started = performance.now();
-    const res = await fetch(`${target.url}${request.path}`, { method: request.method ?? 'GET', body: request.body, headers: { 'content-type': 'application/json', accept: 'application/json', authorization: target.authorization ?? '' } });
+    const res = await fetch(`${target.url}${request.path}`, {
+      method: request.method ?? 'GET',
+      body: request.body,
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: target.authorization ?? '' },
+    });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`${target.list}: ${res.status}`);
     times.push(performance.now() - started);
@@ -395,7 +540,8 @@ try {
   const timedByList = new Map<string, Array<Timed & { size: string; step: string }>>();
   // As seeded: no VACUUM of the applications (autovacuum off for them in this database), so an
   // index-only scan or a count finds no visibility map set, as on a table just loaded or busy.
-  for (const table of ['lender_application', 'application_count_by_lender', 'application_count_by_profile']) await client.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+  for (const table of ['lender_application', 'application_count_by_lender', 'application_count_by_profile'])
+    await client.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
   for (const step of steps) {
     console.log(`\ndata growth, ${step.name}: ${step.applications} applications, ${step.profiles} profiles, ${step.products} products`);
     const seedStarted = Date.now();
@@ -430,7 +576,7 @@ try {
           ? {
               baseline: `${list}, ${first.step} (${first.size})`,
               value: growth,
-              unit: 'x the smallest size\'s p50',
+              unit: "x the smallest size's p50",
               target: 'p50 at the largest size <= 1.5x the smallest',
               met: completed && growth <= 1.5,
               note: completed

@@ -107,7 +107,9 @@ try {
   const appUrl = `http://127.0.0.1:${port}`;
   const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, WEBHOOK_RETRY_DELAYS: '0,0.1,0.1,0.1' };
   // This process queues deliveries as the services do; the system's worker (another process) delivers.
-  const runtime = await startRuntime(loadConfig({}, { ...env, PORT: 0, WEBHOOK_RETRY_DELAYS: [0, 0.1], LOG_LEVEL: 'silent' } as never), { prepareDatabase: false });
+  const runtime = await startRuntime(loadConfig({}, { ...env, PORT: 0, WEBHOOK_RETRY_DELAYS: [0, 0.1], LOG_LEVEL: 'silent' } as never), {
+    prepareDatabase: false,
+  });
   const db = runtime.database.prisma;
   await insertDemoLenders(db);
   const lenderRow = await db.lender.findFirstOrThrow({ orderBy: { id: 'asc' } });
@@ -123,11 +125,21 @@ try {
   const serverCpuMs = () => treeCpuMs(app.child.pid!);
 
   async function deliveryRun(label: string): Promise<{ label: string; perSecond: number; seconds: number; queuedPerSecond: number }> {
-    const applications = await Promise.all(Array.from({ length: DELIVERIES }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })));
+    const applications = await Promise.all(
+      Array.from({ length: DELIVERIES }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })),
+    );
     const before = lender.delivered.size;
     const start = performance.now();
     for (const a of applications) {
-      await db.$transaction((tx) => queueDelivery(runtime.contextFor(), tx, { lenderApplicationId: a.id, lenderId: lenderRow.id, event: 'APPLICATION_CREATED', url: lender.url, payload: { application: { id: a.id } } }));
+      await db.$transaction((tx) =>
+        queueDelivery(runtime.contextFor(), tx, {
+          lenderApplicationId: a.id,
+          lenderId: lenderRow.id,
+          event: 'APPLICATION_CREATED',
+          url: lender.url,
+          payload: { application: { id: a.id } },
+        }),
+      );
     }
     // The rate of the producer itself (one commit per delivery): deliveries cannot outpace it.
     const queuedPerSecond = DELIVERIES / ((performance.now() - start) / 1000);
@@ -139,8 +151,16 @@ try {
   /** A lender's id token, for its REST calls (acknowledgements). */
   async function lenderToken(): Promise<string> {
     const res = await fetch(`${appUrl}/oauth/token`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: credentials.clientId, client_secret: credentials.clientSecret, username: credentials.username, password: credentials.password, scope: 'openid' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        grant_type: 'password',
+        client_id: credentials.clientId,
+        client_secret: credentials.clientSecret,
+        username: credentials.username,
+        password: credentials.password,
+        scope: 'openid',
+      }),
     });
     return ((await res.json()) as { id_token: string }).id_token;
   }
@@ -157,28 +177,36 @@ try {
    * REST, CLIENTS POSTs at a time; each POST commits the status change and its delivery. Timed from
    * the first POST until the lender has every delivery.
    */
-  async function requestFedRun(label: string, idToken: string, count: number): Promise<{ label: string; perSecond: number; seconds: number; postsPerSecond: number; cpuSplit: CpuSplit }> {
-    const applications = await Promise.all(Array.from({ length: count }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })));
+  async function requestFedRun(
+    label: string,
+    idToken: string,
+    count: number,
+  ): Promise<{ label: string; perSecond: number; seconds: number; postsPerSecond: number; cpuSplit: CpuSplit }> {
+    const applications = await Promise.all(
+      Array.from({ length: count }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })),
+    );
     const before = lender.delivered.size;
     const cpuBefore = serverCpuMs();
     const postgresBefore = commandCpuMs('postgres');
     const ownBefore = process.cpuUsage();
     const start = performance.now();
     let next = 0;
-    await Promise.all(Array.from({ length: CLIENTS }, async () => {
-      while (next < applications.length) {
-        const a = applications[next++]!;
-        const res = await request(`${appUrl}/api/platform/v1/funding/applications/${a.id}/acknowledgement`, {
-          method: 'POST',
-          dispatcher: lenderClients,
-          // What fetch sends that the server acts on: the answer is compressed as it is for fetch.
-          headers: { 'content-type': 'application/json', accept: '*/*', 'accept-encoding': 'gzip, deflate', authorization: `Bearer ${idToken}` },
-          body: JSON.stringify({ reference: `R-${a.id}` }),
-        });
-        await res.body.dump();
-        if (res.statusCode !== 200) throw new Error(`acknowledgement ${res.statusCode}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (next < applications.length) {
+          const a = applications[next++]!;
+          const res = await request(`${appUrl}/api/platform/v1/funding/applications/${a.id}/acknowledgement`, {
+            method: 'POST',
+            dispatcher: lenderClients,
+            // What fetch sends that the server acts on: the answer is compressed as it is for fetch.
+            headers: { 'content-type': 'application/json', accept: '*/*', 'accept-encoding': 'gzip, deflate', authorization: `Bearer ${idToken}` },
+            body: JSON.stringify({ reference: `R-${a.id}` }),
+          });
+          await res.body.dump();
+          if (res.statusCode !== 200) throw new Error(`acknowledgement ${res.statusCode}`);
+        }
+      }),
+    );
     // The rate of the requests themselves: deliveries cannot outpace what feeds them.
     const postsPerSecond = count / ((performance.now() - start) / 1000);
     while (lender.delivered.size - before < count) await new Promise((r) => setTimeout(r, 20));
@@ -194,22 +222,37 @@ try {
 
   /** N deliveries committed at once while the worker idles; seconds from the commit to the last one delivered. */
   async function drainRun(count: number): Promise<{ seconds: number; firstArrivalSeconds: number; cpuMs: number }> {
-    const applications = await Promise.all(Array.from({ length: count }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })));
+    const applications = await Promise.all(
+      Array.from({ length: count }, () => db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } })),
+    );
     const before = lender.delivered.size;
     // Read before the commit: its NOTIFY starts the worker at once. The server idles until then.
     const cpuBefore = serverCpuMs();
-    await db.$transaction(async (tx) => {
-      for (const a of applications) {
-        await queueDelivery(runtime.contextFor(), tx, { lenderApplicationId: a.id, lenderId: lenderRow.id, event: 'APPLICATION_CREATED', url: lender.url, payload: { application: { id: a.id } } });
-      }
-    }, { timeout: 600_000 });
+    await db.$transaction(
+      async (tx) => {
+        for (const a of applications) {
+          await queueDelivery(runtime.contextFor(), tx, {
+            lenderApplicationId: a.id,
+            lenderId: lenderRow.id,
+            event: 'APPLICATION_CREATED',
+            url: lender.url,
+            payload: { application: { id: a.id } },
+          });
+        }
+      },
+      { timeout: 600_000 },
+    );
     const start = performance.now();
     let firstArrival = 0;
     while (lender.delivered.size - before < count) {
       if (!firstArrival && lender.delivered.size > before) firstArrival = performance.now();
       await new Promise((r) => setTimeout(r, 5));
     }
-    return { seconds: (performance.now() - start) / 1000, firstArrivalSeconds: ((firstArrival || performance.now()) - start) / 1000, cpuMs: serverCpuMs() - cpuBefore };
+    return {
+      seconds: (performance.now() - start) / 1000,
+      firstArrivalSeconds: ((firstArrival || performance.now()) - start) / 1000,
+      cpuMs: serverCpuMs() - cpuBefore,
+    };
   }
 
   /**
@@ -223,7 +266,9 @@ try {
     return seconds;
   }
 
-  console.log(`webhook delivery: ${PREQUEUED} pre-queued deliveries x ${ROUNDS} rounds; ${DELIVERIES} per end-to-end case queued one transaction at a time, ${FED_DELIVERIES} fed by requests`);
+  console.log(
+    `webhook delivery: ${PREQUEUED} pre-queued deliveries x ${ROUNDS} rounds; ${DELIVERIES} per end-to-end case queued one transaction at a time, ${FED_DELIVERIES} fed by requests`,
+  );
   await drainRun(200);
   await barePosts(200);
   let workerSeconds = 0;
@@ -237,7 +282,10 @@ try {
     drainCpuMs += drained.cpuMs;
     firstArrivalSeconds = Math.max(firstArrivalSeconds, drained.firstArrivalSeconds);
   }
-  const baseline = { label: `baseline: bare POSTs to the lender (${DELIVERY_CONCURRENCY} at a time, kept alive, own thread)`, perSecond: (PREQUEUED * ROUNDS) / baselineSeconds };
+  const baseline = {
+    label: `baseline: bare POSTs to the lender (${DELIVERY_CONCURRENCY} at a time, kept alive, own thread)`,
+    perSecond: (PREQUEUED * ROUNDS) / baselineSeconds,
+  };
   const drain = { label: `worker draining ${PREQUEUED} pre-queued deliveries, lender answers 204`, perSecond: (PREQUEUED * ROUNDS) / workerSeconds };
   const clean = await deliveryRun('delivered by the worker, lender answers 204');
   failRate = 0.1;
@@ -246,17 +294,29 @@ try {
   const token = { id_token: await lenderToken() };
   // The acknowledgement path warmed up first, as the worker is (drainRun(200)): a server serves warm.
   await requestFedRun('warm-up', token.id_token, Math.ceil(FED_DELIVERIES / 2));
-  const requestFed = await requestFedRun(`delivered by the worker, queued by ${CLIENTS} lenders' acknowledgement POSTs at a time (REST)`, token.id_token, FED_DELIVERIES);
+  const requestFed = await requestFedRun(
+    `delivered by the worker, queued by ${CLIENTS} lenders' acknowledgement POSTs at a time (REST)`,
+    token.id_token,
+    FED_DELIVERIES,
+  );
 
   // Event latency: acknowledge through REST, the subscriber at the gateway receives the event.
-  const client = createClient({ url: `${appUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token.id_token}` } });
+  const client = createClient({
+    url: `${appUrl.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token.id_token}` },
+  });
   const arrivals = new Map<number, number>();
   const subscribed = new Promise<void>((resolve) => {
-    client.subscribe({ query: 'subscription { applicationStatusChanged { applicationId } }' }, {
-      next: (r) => arrivals.set((r.data as { applicationStatusChanged: { applicationId: number } }).applicationStatusChanged.applicationId, performance.now()),
-      error: (e) => console.error(e),
-      complete: () => {},
-    });
+    client.subscribe(
+      { query: 'subscription { applicationStatusChanged { applicationId } }' },
+      {
+        next: (r) =>
+          arrivals.set((r.data as { applicationStatusChanged: { applicationId: number } }).applicationStatusChanged.applicationId, performance.now()),
+        error: (e) => console.error(e),
+        complete: () => {},
+      },
+    );
     setTimeout(resolve, 1000);
   });
   await subscribed;
@@ -265,7 +325,11 @@ try {
   for (let i = 0; i < EVENTS; i++) {
     const a = await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' } });
     const start = performance.now();
-    const res = await fetch(`${appUrl}/api/platform/v1/funding/applications/${a.id}/acknowledgement`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token.id_token}` }, body: JSON.stringify({ reference: `B-${a.id}` }) });
+    const res = await fetch(`${appUrl}/api/platform/v1/funding/applications/${a.id}/acknowledgement`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token.id_token}` },
+      body: JSON.stringify({ reference: `B-${a.id}` }),
+    });
     postLatencies.push(performance.now() - start);
     if (res.status !== 200) throw new Error(`acknowledgement ${res.status}`);
     while (!arrivals.has(a.id)) await new Promise((r) => setTimeout(r, 1));
@@ -278,17 +342,24 @@ try {
   console.log('\n| case | deliveries/s | ratio to baseline |');
   console.log('|---|---:|---:|');
   console.log(`| ${baseline.label} | ${baseline.perSecond.toFixed(0)} | 1.00 (baseline) |`);
-  for (const row of [drain, clean, flaky, requestFed]) console.log(`| ${row.label} | ${row.perSecond.toFixed(0)} | ${(row.perSecond / baseline.perSecond).toFixed(2)} |`);
+  for (const row of [drain, clean, flaky, requestFed])
+    console.log(`| ${row.label} | ${row.perSecond.toFixed(0)} | ${(row.perSecond / baseline.perSecond).toFixed(2)} |`);
   const drainCpuMsPerDelivery = drainCpuMs / (PREQUEUED * ROUNDS);
-  console.log(`\nserver CPU (process tree, /proc): ${drainCpuMsPerDelivery.toFixed(2)} ms per pre-queued delivery drained; ${requestFed.cpuSplit.server.toFixed(2)} ms per acknowledgement POST and its delivery`);
+  console.log(
+    `\nserver CPU (process tree, /proc): ${drainCpuMsPerDelivery.toFixed(2)} ms per pre-queued delivery drained; ${requestFed.cpuSplit.server.toFixed(2)} ms per acknowledgement POST and its delivery`,
+  );
   const split = requestFed.cpuSplit;
   const splitTotal = split.server + split.postgres + split.bench;
   const cores = os.cpus().length;
   const splitLine = `CPU per request-fed delivery: server ${split.server.toFixed(2)} ms, PostgreSQL ${split.postgres.toFixed(2)} ms, load generator and lender (this process) ${split.bench.toFixed(2)} ms; ${splitTotal.toFixed(2)} ms in all, so ${cores} cores reach at most ${((cores * 1000) / splitTotal).toFixed(0)}/s`;
   console.log(`\n${splitLine}`);
-  console.log(`\nwhat fed the end-to-end cases: one transaction at a time ${clean.queuedPerSecond.toFixed(0)}/s and ${flaky.queuedPerSecond.toFixed(0)}/s; acknowledgement POSTs ${requestFed.postsPerSecond.toFixed(0)}/s`);
+  console.log(
+    `\nwhat fed the end-to-end cases: one transaction at a time ${clean.queuedPerSecond.toFixed(0)}/s and ${flaky.queuedPerSecond.toFixed(0)}/s; acknowledgement POSTs ${requestFed.postsPerSecond.toFixed(0)}/s`,
+  );
   console.log(`\nfirst delivery after the commit of pre-queued deliveries: within ${(firstArrivalSeconds * 1000).toFixed(0)} ms`);
-  console.log(`\nevents (${EVENTS}): POST acknowledgement p50 ${percentile(postLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(postLatencies, 0.99).toFixed(1)} ms; event at the subscriber p50 ${percentile(eventLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(eventLatencies, 0.99).toFixed(1)} ms (from the POST's start)`);
+  console.log(
+    `\nevents (${EVENTS}): POST acknowledgement p50 ${percentile(postLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(postLatencies, 0.99).toFixed(1)} ms; event at the subscriber p50 ${percentile(eventLatencies, 0.5).toFixed(1)} ms, p99 ${percentile(eventLatencies, 0.99).toFixed(1)} ms (from the POST's start)`,
+  );
   recordResults('delivery', [
     { case: baseline.label, perSecond: baseline.perSecond },
     {

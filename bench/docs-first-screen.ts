@@ -53,11 +53,20 @@ try {
   buildServer();
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl });
+  const app = startMeasuredServer('src/processes/main.ts', {
+    DATABASE_URL: url,
+    SEED_DEMO_DATA: 'false',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: appUrl,
+  });
   procs.push(app);
   await waitForHealth(appUrl, app);
 
-  const openapi = (await (await fetch(`${appUrl}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, Record<string, { summary?: string }>> };
+  const openapi = (await (await fetch(`${appUrl}/openapi.json`)).json()) as {
+    info: { title: string };
+    paths: Record<string, Record<string, { summary?: string }>>;
+  };
   const summaries = Object.values(openapi.paths).flatMap((operations) => Object.values(operations).flatMap((o) => (o.summary ? [o.summary] : [])));
   await firstVisit(browser, appUrl, openapi.info.title, summaries);
   const times: number[] = [];
@@ -65,7 +74,9 @@ try {
   const sorted = [...times].sort((x, y) => x - y);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const slowest = sorted.at(-1)!;
-  console.log(`/docs first screen (${VISITS} first visits, each in a new browser context, offline): median ${median.toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms (${times.map((t) => t.toFixed(0)).join(', ')})`);
+  console.log(
+    `/docs first screen (${VISITS} first visits, each in a new browser context, offline): median ${median.toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms (${times.map((t) => t.toFixed(0)).join(', ')})`,
+  );
   recordResults('docs-first-screen', [
     {
       case: `GET /docs: a first visit until the reference's title and three operations are on screen, the slowest of ${VISITS}`,

@@ -52,14 +52,29 @@ try {
   // A deferred constraint trigger runs at COMMIT, after every statement of the transaction: its
   // clock_timestamp() is the commit time (early by the WAL flush at most, which only adds to the
   // measured latency). The notification carries it; it is read here whenever it arrives.
-  await adminQuery(url, `CREATE FUNCTION bench_notify_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('bench_commit', NEW.id::text || ' ' || (extract(epoch from clock_timestamp()) * 1000)::text); RETURN NULL; END $$`);
-  await adminQuery(url, `CREATE CONSTRAINT TRIGGER bench_status_commit AFTER UPDATE OF status ON lender_application DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION bench_notify_commit()`);
+  await adminQuery(
+    url,
+    `CREATE FUNCTION bench_notify_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('bench_commit', NEW.id::text || ' ' || (extract(epoch from clock_timestamp()) * 1000)::text); RETURN NULL; END $$`,
+  );
+  await adminQuery(
+    url,
+    `CREATE CONSTRAINT TRIGGER bench_status_commit AFTER UPDATE OF status ON lender_application DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION bench_notify_commit()`,
+  );
 
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, RATE_LIMIT_PER_ADDRESS: '10000000', RATE_LIMIT_PER_CREDENTIAL: '10000000',
+  const env = {
+    DATABASE_URL: url,
+    SEED_DEMO_DATA: 'false',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: appUrl,
+    RATE_LIMIT_PER_ADDRESS: '10000000',
+    RATE_LIMIT_PER_CREDENTIAL: '10000000',
     // Every subscriber is the same lender: one socket and one subscription each, over the per-credential caps.
-    GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: String(Math.max(...SUBSCRIBER_COUNTS) + 10), GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL: String(Math.max(...SUBSCRIBER_COUNTS) + 10) };
+    GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: String(Math.max(...SUBSCRIBER_COUNTS) + 10),
+    GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL: String(Math.max(...SUBSCRIBER_COUNTS) + 10),
+  };
   const runtime = await startRuntime(loadConfig({}, { ...env, PORT: 0, LOG_LEVEL: 'silent' } as never), { prepareDatabase: false });
   const db = runtime.database.prisma;
   await insertDemoLenders(db);
@@ -75,11 +90,20 @@ try {
   /** One bearer token per audience (lender), in the lenders' order. */
   const authorizations: string[] = [];
   for (const credentials of lenderCredentials) {
-    const token = (await (await fetch(`${appUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'password', client_id: credentials.clientId, client_secret: credentials.clientSecret, username: credentials.username, password: credentials.password, scope: 'openid' }),
-    })).json()) as { id_token: string };
+    const token = (await (
+      await fetch(`${appUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'password',
+          client_id: credentials.clientId,
+          client_secret: credentials.clientSecret,
+          username: credentials.username,
+          password: credentials.password,
+          scope: 'openid',
+        }),
+      })
+    ).json()) as { id_token: string };
     authorizations.push(`Bearer ${token.id_token}`);
   }
 
@@ -97,7 +121,10 @@ try {
   type Case = { subscribers: number; eventP50: number; eventP99: number; postP50: number; postP99: number; missing: number; received: number };
   const cases: Case[] = [];
   for (const subscribers of SUBSCRIBER_COUNTS) {
-    const worker = new Worker(SUBSCRIBER_WORKER, { eval: true, workerData: { url: `${appUrl.replace('http', 'ws')}/graphql`, authorizations, count: subscribers, query: QUERY } });
+    const worker = new Worker(SUBSCRIBER_WORKER, {
+      eval: true,
+      workerData: { url: `${appUrl.replace('http', 'ws')}/graphql`, authorizations, count: subscribers, query: QUERY },
+    });
     const replies: Array<(m: any) => void> = [];
     worker.on('message', (m: { type: string; error?: string }) => {
       if (m.type === 'error') return void console.error('subscriber error:', m.error);
@@ -127,14 +154,21 @@ try {
       const collected = reply<{ times: number[]; foreign: number }>();
       worker.postMessage({ type: 'collect', applicationId: a.id, audience, expected, timeoutMs: 5000 });
       const start = performance.now();
-      const res = await fetch(`${appUrl}/api/platform/v1/funding/applications/${a.id}/acknowledgement`, { method: 'POST', headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify({ reference: `B-${a.id}` }) });
+      const res = await fetch(`${appUrl}/api/platform/v1/funding/applications/${a.id}/acknowledgement`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization },
+        body: JSON.stringify({ reference: `B-${a.id}` }),
+      });
       const postMs = performance.now() - start;
       if (res.status !== 200) throw new Error(`acknowledgement ${res.status}: ${await res.text()}`);
       const { times, foreign } = await collected;
       if (foreign > 0) throw new Error(`application ${a.id} reached ${foreign} subscriber(s) of other lenders`);
-      for (const deadline = Date.now() + 5000; !commits.has(a.id) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 1));
+      for (const deadline = Date.now() + 5000; !commits.has(a.id) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 1));
       const committedAt = commits.get(a.id);
-      if (committedAt === undefined) throw new Error(`no commit notification for application ${a.id}; server exit ${app.child.exitCode} ${app.child.signalCode}, output:\n${app.output().slice(-3000)}`);
+      if (committedAt === undefined)
+        throw new Error(
+          `no commit notification for application ${a.id}; server exit ${app.child.exitCode} ${app.child.signalCode}, output:\n${app.output().slice(-3000)}`,
+        );
       commits.delete(a.id);
       if (i < WARM_UP_EVENTS) continue;
       postLatencies.push(postMs);
@@ -148,9 +182,19 @@ try {
     await worker.terminate();
     eventLatencies.sort((x, y) => x - y);
     postLatencies.sort((x, y) => x - y);
-    const row = { subscribers, eventP50: percentile(eventLatencies, 0.5), eventP99: percentile(eventLatencies, 0.99), postP50: percentile(postLatencies, 0.5), postP99: percentile(postLatencies, 0.99), missing, received };
+    const row = {
+      subscribers,
+      eventP50: percentile(eventLatencies, 0.5),
+      eventP99: percentile(eventLatencies, 0.99),
+      postP50: percentile(postLatencies, 0.5),
+      postP99: percentile(postLatencies, 0.99),
+      missing,
+      received,
+    };
     cases.push(row);
-    console.log(`${subscribers} subscriber(s), ${EVENTS} events: commit -> subscriber p50 ${row.eventP50.toFixed(1)} ms, p99 ${row.eventP99.toFixed(1)} ms; ${received} received, ${missing} missing; acknowledgement POST p50 ${row.postP50.toFixed(1)} ms, p99 ${row.postP99.toFixed(1)} ms`);
+    console.log(
+      `${subscribers} subscriber(s), ${EVENTS} events: commit -> subscriber p50 ${row.eventP50.toFixed(1)} ms, p99 ${row.eventP99.toFixed(1)} ms; ${received} received, ${missing} missing; acknowledgement POST p50 ${row.postP50.toFixed(1)} ms, p99 ${row.postP99.toFixed(1)} ms`,
+    );
   }
   await listener.end();
 
@@ -165,7 +209,9 @@ try {
         value: c.missing,
         unit: 'events missing',
         baseline: `acknowledgement POST (REST), ${c.subscribers} subscriber(s) listening`,
-        ...(c.subscribers === 1000 && AUDIENCES >= 10 ? { target: 'p99 < 100 ms with 1,000 subscribers in 10 audiences, none missing', met: c.eventP99 < 100 && c.missing === 0 } : {}),
+        ...(c.subscribers === 1000 && AUDIENCES >= 10
+          ? { target: 'p99 < 100 ms with 1,000 subscribers in 10 audiences, none missing', met: c.eventP99 < 100 && c.missing === 0 }
+          : {}),
         note: `${EVENTS} events, ${c.received} receipts; subscribers spread over ${Math.min(AUDIENCES, c.subscribers)} audience(s) (lenders), each event reaching its lender's share`,
       },
     ]),

@@ -30,17 +30,20 @@ async function subscribeOne(index: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     client.on('connected', () => resolve());
     client.on('error', reject);
-    client.subscribe<{ applicationStatusChanged: { applicationId: number } }>({ query }, {
-      next: (result) => {
-        const id = result.data?.applicationStatusChanged.applicationId;
-        if (id === undefined) return void parentPort!.postMessage({ type: 'error', error: JSON.stringify(result.errors) });
-        let times = arrivals.get(id);
-        if (!times) arrivals.set(id, (times = []));
-        times.push({ at: now(), audience: index % authorizations.length });
+    client.subscribe<{ applicationStatusChanged: { applicationId: number } }>(
+      { query },
+      {
+        next: (result) => {
+          const id = result.data?.applicationStatusChanged.applicationId;
+          if (id === undefined) return void parentPort!.postMessage({ type: 'error', error: JSON.stringify(result.errors) });
+          let times = arrivals.get(id);
+          if (!times) arrivals.set(id, (times = []));
+          times.push({ at: now(), audience: index % authorizations.length });
+        },
+        error: (error) => closing || parentPort!.postMessage({ type: 'error', error: error instanceof Error ? error.message : JSON.stringify(error) }),
+        complete: () => {},
       },
-      error: (error) => closing || parentPort!.postMessage({ type: 'error', error: error instanceof Error ? error.message : JSON.stringify(error) }),
-      complete: () => {},
-    });
+    );
   });
 }
 
@@ -48,16 +51,19 @@ async function subscribeOne(index: number): Promise<void> {
 for (let i = 0; i < count; i += 50) await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, k) => subscribeOne(i + k)));
 parentPort!.postMessage({ type: 'connected' });
 
-parentPort!.on('message', async (message: { type: 'collect'; applicationId: number; audience: number; expected: number; timeoutMs: number } | { type: 'close' }) => {
-  if (message.type === 'close') {
-    closing = true;
-    await Promise.all(clients.map((c) => c.dispose()));
-    return void parentPort!.postMessage({ type: 'closed' });
-  }
-  const deadline = Date.now() + message.timeoutMs;
-  while ((arrivals.get(message.applicationId)?.length ?? 0) < message.expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
-  const received = arrivals.get(message.applicationId) ?? [];
-  arrivals.delete(message.applicationId);
-  const times = received.filter((r) => r.audience === message.audience).map((r) => r.at);
-  parentPort!.postMessage({ type: 'collected', applicationId: message.applicationId, times, foreign: received.length - times.length });
-});
+parentPort!.on(
+  'message',
+  async (message: { type: 'collect'; applicationId: number; audience: number; expected: number; timeoutMs: number } | { type: 'close' }) => {
+    if (message.type === 'close') {
+      closing = true;
+      await Promise.all(clients.map((c) => c.dispose()));
+      return void parentPort!.postMessage({ type: 'closed' });
+    }
+    const deadline = Date.now() + message.timeoutMs;
+    while ((arrivals.get(message.applicationId)?.length ?? 0) < message.expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1));
+    const received = arrivals.get(message.applicationId) ?? [];
+    arrivals.delete(message.applicationId);
+    const times = received.filter((r) => r.audience === message.audience).map((r) => r.at);
+    parentPort!.postMessage({ type: 'collected', applicationId: message.applicationId, times, foreign: received.length - times.length });
+  },
+);

@@ -39,9 +39,13 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const TERMS = ['acme', 'widget', 'global', 'north', 'smith', 'trading', 'bright', 'harbour'];
 const QUERIES = [
-  { query: 'query($t: String!) { companySearch(term: $t, limit: 10) { __typename } }', variables: (i: number) => ({ t: `${TERMS[i % TERMS.length]}${i % 3}` }) },
   {
-    query: 'query($t: String!, $show: Boolean!) { lenders { id name priceBand responseTimeHours products { name productType instantOffer } } companySearch(term: $t, limit: 5) @include(if: $show) { __typename } }',
+    query: 'query($t: String!) { companySearch(term: $t, limit: 10) { __typename } }',
+    variables: (i: number) => ({ t: `${TERMS[i % TERMS.length]}${i % 3}` }),
+  },
+  {
+    query:
+      'query($t: String!, $show: Boolean!) { lenders { id name priceBand responseTimeHours products { name productType instantOffer } } companySearch(term: $t, limit: 5) @include(if: $show) { __typename } }',
     variables: (i: number) => ({ t: `${TERMS[(i + 3) % TERMS.length]}${i % 5}`, show: i % 4 !== 1 }),
   },
 ];
@@ -50,18 +54,24 @@ const dbName = `fg_bench_limits_${process.pid}`;
 // Databases of earlier runs of this suite that were stopped before their cleanup (bench/bench-databases.ts).
 await dropLeftoverDatabases('limits_');
 await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
-const config = loadConfig({}, {
-  DATABASE_URL: databaseUrlFor(serverUrl, dbName),
-  AUTH_SIGNING_KEYS: JSON.stringify({ keys: [await generateSigningJwk()] }),
-  SEED_DEMO_DATA: true,
-  DB_POOL_SIZE: 8,
-});
+const config = loadConfig(
+  {},
+  {
+    DATABASE_URL: databaseUrlFor(serverUrl, dbName),
+    AUTH_SIGNING_KEYS: JSON.stringify({ keys: [await generateSigningJwk()] }),
+    SEED_DEMO_DATA: true,
+    DB_POOL_SIZE: 8,
+  },
+);
 const runtime = await startRuntime(config);
 try {
   const user = { email: 'bench-limits@example.test', password: 'bench-password-123' };
   await createAccountWithUser(runtime.database.prisma, { environment: 'demo', accountName: 'bench', ...user });
   const signedIn = await login(runtime.contextFor(), user, '127.0.0.1');
-  const key = await createApiKey(await runtime.contextForRequest({ authorization: `Bearer ${signedIn.access_token}` }), { name: 'bench', scopes: [...API_KEY_SCOPES] });
+  const key = await createApiKey(await runtime.contextForRequest({ authorization: `Bearer ${signedIn.access_token}` }), {
+    name: 'bench',
+    scopes: [...API_KEY_SCOPES],
+  });
   const { access_token } = await issuePlatformToken(runtime.contextFor(), key.key);
   const contextFor = (request: { headers: Headers }) => runtime.contextForRequest(request.headers);
   const security = gatewaySecurity(config, async (headers) => (await runtime.contextForRequest(headers)).actor);
@@ -80,7 +90,11 @@ try {
       Array.from({ length: CONCURRENCY }, async () => {
         for (let i = next++; i < requests; i = next++) {
           const { query, variables } = QUERIES[i % QUERIES.length]!;
-          const res = await gateway.fetch('http://gateway.local/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables: variables(i) }) });
+          const res = await gateway.fetch('http://gateway.local/graphql', {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ query, variables: variables(i) }),
+          });
           const body = (await res.json()) as { errors?: unknown[] };
           if (body.errors) throw new Error(`query failed: ${JSON.stringify(body.errors)}`);
         }
@@ -105,10 +119,14 @@ try {
   const unlimitedCpu = medianOf('without limits', 'cpuMicros');
   console.log(`GraphQL through the gateway (in-process), ${ROUNDS} interleaved rounds of ${REQUESTS} requests, concurrency ${CONCURRENCY}:`);
   for (const [name, rs] of Object.entries(results)) {
-    console.log(`  ${name.padEnd(15)} median ${medianOf(name, 'perSecond').toFixed(0)} ops/s, ${medianOf(name, 'cpuMicros').toFixed(0)} µs CPU/op  (rounds: ${rs.map((r) => r.perSecond.toFixed(0)).join(', ')} ops/s)`);
+    console.log(
+      `  ${name.padEnd(15)} median ${medianOf(name, 'perSecond').toFixed(0)} ops/s, ${medianOf(name, 'cpuMicros').toFixed(0)} µs CPU/op  (rounds: ${rs.map((r) => r.perSecond.toFixed(0)).join(', ')} ops/s)`,
+    );
   }
   const cpuCost = ((limitedCpu - unlimitedCpu) / unlimitedCpu) * 100;
-  console.log(`  cost of the limits: ${cpuCost.toFixed(1)}% of CPU per operation; ${(((unlimited - limited) / unlimited) * 100).toFixed(1)}% of throughput (noisier)`);
+  console.log(
+    `  cost of the limits: ${cpuCost.toFixed(1)}% of CPU per operation; ${(((unlimited - limited) / unlimited) * 100).toFixed(1)}% of throughput (noisier)`,
+  );
 
   // The limits' own work, isolated: parse (token limit), validate (depth, aliases, directives) and
   // estimate the cost (with the request's variables, as the servers do when the operation starts) of
@@ -139,7 +157,9 @@ try {
   const extraMicros = median(micro.with) - median(micro.without);
   const requestMicros = (1_000_000 * CONCURRENCY) / unlimited;
   console.log(`  parse + validate per operation: ${median(micro.with).toFixed(1)} µs with limits, ${median(micro.without).toFixed(1)} µs without`);
-  console.log(`  the limits add ${extraMicros.toFixed(1)} µs to a request taking ~${(requestMicros / 1000).toFixed(1)} ms: ${((extraMicros / requestMicros) * 100).toFixed(2)}% even if nothing were cached`);
+  console.log(
+    `  the limits add ${extraMicros.toFixed(1)} µs to a request taking ~${(requestMicros / 1000).toFixed(1)} ms: ${((extraMicros / requestMicros) * 100).toFixed(2)}% even if nothing were cached`,
+  );
   recordResults('graphql-limits', [
     {
       case: 'GraphQL with operation limits',
@@ -154,7 +174,12 @@ try {
       met: cpuCost < 5,
     },
     { case: 'GraphQL without limits', perSecond: unlimited, cpuMsPerRequest: unlimitedCpu / 1000 },
-    { case: 'limits: parse + validate added per operation', value: extraMicros, unit: 'µs', note: `${((extraMicros / requestMicros) * 100).toFixed(2)}% of a request` },
+    {
+      case: 'limits: parse + validate added per operation',
+      value: extraMicros,
+      unit: 'µs',
+      note: `${((extraMicros / requestMicros) * 100).toFixed(2)}% of a request`,
+    },
   ]);
   await Promise.all(Object.values(variants).map((g) => g.dispose()));
 } finally {

@@ -70,10 +70,19 @@ const url = databaseUrlFor(serverUrl, dbName);
 try {
   await applyMigrations(url);
   const port = await freePort();
-  const config = loadConfig({}, {
-    DATABASE_URL: url, DB_POOL_SIZE: 4, PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1',
-    AUTH_SIGNING_KEYS: JSON.stringify({ keys: [await generateSigningJwk()] }), LOG_LEVEL: 'silent', SEED_DEMO_DATA: false,
-  });
+  const config = loadConfig(
+    {},
+    {
+      DATABASE_URL: url,
+      DB_POOL_SIZE: 4,
+      PORT: port,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      HOST: '127.0.0.1',
+      AUTH_SIGNING_KEYS: JSON.stringify({ keys: [await generateSigningJwk()] }),
+      LOG_LEVEL: 'silent',
+      SEED_DEMO_DATA: false,
+    },
+  );
   const runtime = await startRuntime(config);
   const server = await startSingleProcessServer(runtime);
   try {
@@ -88,37 +97,48 @@ try {
 
     const viaGateway = await measure('through the gateway (federated)', ids, async (id) => {
       const res = await gateway.fetch('http://gateway.local/graphql', {
-        method: 'POST', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: FEDERATED, variables: { id } }),
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query: FEDERATED, variables: { id } }),
       });
       check((await res.json()) as { errors?: unknown[] }, 'gateway');
     });
     const viaLocal = await measure('local schema over Yoga (single-process /graphql)', ids, async (id) => {
       const res = await localGraphQL.fetch('http://graphql.local/graphql', {
-        method: 'POST', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: FEDERATED, variables: { id } }),
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query: FEDERATED, variables: { id } }),
       });
       check((await res.json()) as { errors?: unknown[] }, 'local');
     });
     // The same requests as Express hands them to /graphql after the body limit: what the fast path
     // (plain-post-fast-path.ts) answers once Yoga has validated the query text (the case above did).
     const fastPath = plainPostFastPathOf(localGraphQL)!;
-    const viaFastPath = await measure('local schema, plain-POST fast path (single-process /graphql)', ids, (id) => new Promise<void>((resolve, reject) => {
-      const req = {
-        method: 'POST', url: '/', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
-        body: Buffer.from(JSON.stringify({ query: FEDERATED, variables: { id } })),
-      };
-      const res = {
-        writeHead: () => res,
-        end: (body: string) => {
-          try {
-            check(JSON.parse(body) as { errors?: unknown[] }, 'fast path');
-            resolve();
-          } catch (err) {
-            reject(err);
-          }
-        },
-      };
-      fastPath(req as never, res as never, () => reject(new Error('the fast path handed a plain POST on to Yoga')));
-    }));
+    const viaFastPath = await measure(
+      'local schema, plain-POST fast path (single-process /graphql)',
+      ids,
+      (id) =>
+        new Promise<void>((resolve, reject) => {
+          const req = {
+            method: 'POST',
+            url: '/',
+            headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+            body: Buffer.from(JSON.stringify({ query: FEDERATED, variables: { id } })),
+          };
+          const res = {
+            writeHead: () => res,
+            end: (body: string) => {
+              try {
+                check(JSON.parse(body) as { errors?: unknown[] }, 'fast path');
+                resolve();
+              } catch (err) {
+                reject(err);
+              }
+            },
+          };
+          fastPath(req as never, res as never, () => reject(new Error('the fast path handed a plain POST on to Yoga')));
+        }),
+    );
     const run = async (schema: GraphQLSchema, document: DocumentNode, variableValues: Record<string, unknown>, contextValue: unknown) => {
       const result = await execute({ schema, document, variableValues, contextValue });
       check(result, 'subgraph');
@@ -142,10 +162,17 @@ try {
     const rows = [viaGateway, viaLocal, viaFastPath, local, direct, contextOnly];
     console.log(`\n${REQUESTS} requests, one at a time, in process:`);
     for (const r of rows) console.log(`  ${r.name.padEnd(46)} CPU ${r.cpuMs.toFixed(2)} ms/request, wall ${r.wallMs.toFixed(2)} ms/request`);
-    recordResults('graphql-local-schema', rows.map((r) => ({
-      case: `in process: ${r.name}`, value: r.cpuMs, unit: 'CPU ms/request',
-      ...(r === viaGateway ? {} : { baseline: `in process: ${viaGateway.name}`, ratio: viaGateway.cpuMs / r.cpuMs, note: 'ratio: how many times cheaper than through the gateway' }),
-    })));
+    recordResults(
+      'graphql-local-schema',
+      rows.map((r) => ({
+        case: `in process: ${r.name}`,
+        value: r.cpuMs,
+        unit: 'CPU ms/request',
+        ...(r === viaGateway
+          ? {}
+          : { baseline: `in process: ${viaGateway.name}`, ratio: viaGateway.cpuMs / r.cpuMs, note: 'ratio: how many times cheaper than through the gateway' }),
+      })),
+    );
     await gateway.dispose?.();
     await localGraphQL.dispose();
   } finally {
@@ -163,8 +190,19 @@ async function seed(databaseUrl: string, accountId: string): Promise<string[]> {
   for (let i = 0; i < TENANTS; i++) {
     const id = randomUUID();
     ids.push(id);
-    await client.query('INSERT INTO tenant (id, "accountId", "referenceId", environment, "updatedDateTime") VALUES ($1, $2, $3, $4, now())', [id, accountId, `bench-${i}`, 'demo']);
-    if (i % 2 === 0) await client.query('INSERT INTO profile (id, "tenantId", "countryCode", environment, "updatedAt") VALUES ($1, $2, $3, $4, now())', [randomUUID(), id, 'GB', 'demo']);
+    await client.query('INSERT INTO tenant (id, "accountId", "referenceId", environment, "updatedDateTime") VALUES ($1, $2, $3, $4, now())', [
+      id,
+      accountId,
+      `bench-${i}`,
+      'demo',
+    ]);
+    if (i % 2 === 0)
+      await client.query('INSERT INTO profile (id, "tenantId", "countryCode", environment, "updatedAt") VALUES ($1, $2, $3, $4, now())', [
+        randomUUID(),
+        id,
+        'GB',
+        'demo',
+      ]);
   }
   await client.end();
   return ids;
@@ -177,7 +215,11 @@ async function platformAuthorization(base: string): Promise<string> {
     return res.json() as Promise<Record<string, string>>;
   };
   const login = await post('/api/platform/v1/auth/login', USER);
-  const key = await post('/api/platform/v1/api-key', { name: `bench-${randomUUID()}`, scopes: ['profile:read'] }, { authorization: `Bearer ${login.access_token}` });
+  const key = await post(
+    '/api/platform/v1/api-key',
+    { name: `bench-${randomUUID()}`, scopes: ['profile:read'] },
+    { authorization: `Bearer ${login.access_token}` },
+  );
   const token = await post('/api/platform/v1/auth/token', undefined, { 'x-api-key': key.key as string });
   return `Bearer ${token.access_token}`;
 }

@@ -75,7 +75,11 @@ async function drive<T>(target: LoadTarget<T>, durationSeconds: number, pid?: nu
       {
         setupRequest: (req) => {
           const r = target.request(pick(target.items));
-          const headers = { 'content-type': 'application/json', accept: 'application/json', ...(target.authorization ? { authorization: target.authorization } : {}) };
+          const headers = {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            ...(target.authorization ? { authorization: target.authorization } : {}),
+          };
           return { ...req, path: r.path, method: r.method ?? 'GET', body: r.body, headers };
         },
       },
@@ -145,7 +149,8 @@ async function comparePinned<B, C>(baseline: LoadTarget<B>, target: LoadTarget<C
   const measured = summarise(target.name, slices.target);
   const cpuRatio = base.cpuMsPerRequest !== undefined && measured.cpuMsPerRequest ? base.cpuMsPerRequest / measured.cpuMsPerRequest : undefined;
   const row: Row = { ...measured, baseline: baseline.name, ratio: measured.rps / base.rps, ...(cpuRatio !== undefined ? { cpuRatio } : {}), foreignCores };
-  const cpu = cpuRatio !== undefined ? `; CPU ${measured.cpuMsPerRequest!.toFixed(2)} vs ${base.cpuMsPerRequest!.toFixed(2)} ms/request (${cpuRatio.toFixed(2)}x)` : '';
+  const cpu =
+    cpuRatio !== undefined ? `; CPU ${measured.cpuMsPerRequest!.toFixed(2)} vs ${base.cpuMsPerRequest!.toFixed(2)} ms/request (${cpuRatio.toFixed(2)}x)` : '';
   console.log(`${row.rps.toFixed(0)} vs ${base.rps.toFixed(0)} req/s (${row.ratio!.toFixed(2)}x)${cpu}; others used ${foreignCores.toFixed(2)} cores`);
   return [base, row];
 }
@@ -177,6 +182,8 @@ export function printTable(rows: Row[]): void {
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const ratio = r.ratio !== undefined ? r.ratio.toFixed(2) : r.baseline ? '' : '1.00 (baseline)';
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.cpuMsPerRequest?.toFixed(2) ?? ''} | ${ratio} | ${r.cpuRatio?.toFixed(2) ?? ''} |`);
+    console.log(
+      `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.cpuMsPerRequest?.toFixed(2) ?? ''} | ${ratio} | ${r.cpuRatio?.toFixed(2) ?? ''} |`,
+    );
   }
 }

@@ -84,8 +84,15 @@ function catalogue(count: number): ProductCriteria[] {
 }
 
 const facts: ApplicantFacts = {
-  amount: { code: 'GBP', value: 150_000 }, periodMonths: 24, tradingMonths: 60, annualRevenue: { code: 'GBP', value: 900_000 },
-  grade: 'B', sector: 'MANUFACTURING', companyType: 'LIMITED_COMPANY', countryCode: 'GB', raisesInvoices: true,
+  amount: { code: 'GBP', value: 150_000 },
+  periodMonths: 24,
+  tradingMonths: 60,
+  annualRevenue: { code: 'GBP', value: 900_000 },
+  grade: 'B',
+  sector: 'MANUFACTURING',
+  companyType: 'LIMITED_COMPANY',
+  countryCode: 'GB',
+  raisesInvoices: true,
 };
 
 interface Case {
@@ -127,7 +134,10 @@ for (const size of SIZES) {
   const index = indexProducts(products);
   const indexMs = performance.now() - indexStart;
   console.log(`\nmatching in process: 1 profile against ${size} products, ${ITERATIONS} interleaved runs each (index built in ${indexMs.toFixed(1)} ms)`);
-  const amountRangeOnly = { name: 'baseline: amount range only', run: () => products.filter((p) => facts.amount!.value >= p.minAmount && facts.amount!.value <= p.maxAmount).length };
+  const amountRangeOnly = {
+    name: 'baseline: amount range only',
+    run: () => products.filter((p) => facts.amount!.value >= p.minAmount && facts.amount!.value <= p.maxAmount).length,
+  };
   // The engine's cases are interleaved with each other and the amount-only pass, the previous
   // engine's in a group of their own: interleaved with the engine, the previous engine's garbage
   // (megabytes a run) was collected during the engine's runs and set the engine's p99, which
@@ -161,7 +171,9 @@ for (const size of SIZES) {
   for (const row of rows) {
     const base = baselineOf(row);
     const ratio = base ? `${(row.perSecond / base.perSecond).toFixed(2)} (vs ${base.name})` : '1.00 (baseline)';
-    console.log(`| ${row.name} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${row.cpuMs.toFixed(3)} | ${row.result} | ${ratio} |`);
+    console.log(
+      `| ${row.name} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(3)} | ${row.p99.toFixed(3)} | ${row.cpuMs.toFixed(3)} | ${row.result} | ${ratio} |`,
+    );
   }
   const caseName = (name: string) => `in process, ${size} products: ${name}`;
   for (const row of rows) {
@@ -199,7 +211,11 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     const products = catalogue(count);
     const lenderCount = Math.ceil(count / 4);
     const lenders = await db.prisma.lender.createManyAndReturn({
-      data: Array.from({ length: lenderCount }, (_, i) => ({ name: `Bench Lender ${i + 1}`, slug: `bench-lender-${i + 1}`, applicationUrl: 'https://lender.invalid/applications' })),
+      data: Array.from({ length: lenderCount }, (_, i) => ({
+        name: `Bench Lender ${i + 1}`,
+        slug: `bench-lender-${i + 1}`,
+        applicationUrl: 'https://lender.invalid/applications',
+      })),
       select: { id: true },
     });
     await db.prisma.lenderProduct.createMany({
@@ -218,7 +234,9 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     });
     await createAccountWithUser(db.prisma, { environment: 'demo', accountName: 'bench', ...user });
     const refresh = await catalogueLoad(db.prisma);
-    console.log(`  loading the catalogue snapshot (as a background refresh does): ${refresh.ms.toFixed(0)} ms, longest event-loop stall ${refresh.stallMs.toFixed(1)} ms`);
+    console.log(
+      `  loading the catalogue snapshot (as a background refresh does): ${refresh.ms.toFixed(0)} ms, longest event-loop stall ${refresh.stallMs.toFixed(1)} ms`,
+    );
     await db.close();
 
     buildServer();
@@ -230,7 +248,13 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     await waitForHealth(appUrl, app);
 
     const login = await send(appUrl, 'POST', '/api/platform/v1/auth/login', user);
-    const key = await send(appUrl, 'POST', '/api/platform/v1/api-key', { name: `bench-${randomUUID()}`, scopes: ['profile:read', 'profile:write'] }, `Bearer ${login.access_token}`);
+    const key = await send(
+      appUrl,
+      'POST',
+      '/api/platform/v1/api-key',
+      { name: `bench-${randomUUID()}`, scopes: ['profile:read', 'profile:write'] },
+      `Bearer ${login.access_token}`,
+    );
     const tokens = await send(appUrl, 'POST', `/api/marketplace/v1/auth/authorize?api_key=${encodeURIComponent(key.key as string)}`);
     const authorization = `Bearer ${tokens.jwt}`;
     const v1 = '/api/marketplace/v1';
@@ -259,7 +283,9 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     }
     const slowestFirst = Math.max(...firstSearchMs);
     const medianFirst = [...firstSearchMs].sort((x, y) => x - y)[Math.floor(firstSearchMs.length / 2)]!;
-    console.log(`  ${FIRST_SEARCHES} other profiles' first results requests (each its own search): median ${medianFirst.toFixed(0)} ms, slowest ${slowestFirst.toFixed(0)} ms (${firstSearchMs.map((ms) => ms.toFixed(0)).join(', ')})`);
+    console.log(
+      `  ${FIRST_SEARCHES} other profiles' first results requests (each its own search): median ${medianFirst.toFixed(0)} ms, slowest ${slowestFirst.toFixed(0)} ms (${firstSearchMs.map((ms) => ms.toFixed(0)).join(', ')})`,
+    );
     // First searches of ten other profiles at once: each records a search and its matches.
     const others = await Promise.all(
       Array.from({ length: 10 }, async () => {
@@ -279,8 +305,14 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
     const target = (name: string, path: string): LoadTarget<string> => ({ name, url: appUrl, request: () => ({ path }), items: [profile], authorization });
     const profileRead = target('REST: GET /profiles/{uuid} (baseline)', `${v1}/profiles/${profile}`);
     const pairs = [
-      await compare(profileRead, target(`REST: GET /profiles/{uuid}/funding/matches/count, ${count} products`, `${v1}/profiles/${profile}/funding/matches/count`)),
-      await compare({ ...profileRead, name: 'REST: GET /profiles/{uuid} (baseline, results)' }, target(`REST: GET /profiles/{uuid}/funding/matches/results, ${count} products`, `${v1}/profiles/${profile}/funding/matches/results`)),
+      await compare(
+        profileRead,
+        target(`REST: GET /profiles/{uuid}/funding/matches/count, ${count} products`, `${v1}/profiles/${profile}/funding/matches/count`),
+      ),
+      await compare(
+        { ...profileRead, name: 'REST: GET /profiles/{uuid} (baseline, results)' },
+        target(`REST: GET /profiles/{uuid}/funding/matches/results, ${count} products`, `${v1}/profiles/${profile}/funding/matches/results`),
+      ),
     ];
     const rows: Row[] = pairs.flat();
     printTable(rows);
@@ -310,16 +342,18 @@ async function overHttp(count: number): Promise<Array<Omit<BenchResult, 'suite'>
         met: succeeded === 10,
       },
     ];
-    return firsts.concat(rows.map((r) => {
-      const base = r.baseline ? rows.find((b) => b.name === r.baseline) : undefined;
-      return {
-        case: `over HTTP: ${r.name}`,
-        perSecond: r.rps,
-        p50Ms: r.p50,
-        p99Ms: r.p99,
-        ...(base ? { baseline: `over HTTP: ${base.name}`, ratio: r.rps / base.rps, note: `${matched} matches` } : {}),
-      };
-    }));
+    return firsts.concat(
+      rows.map((r) => {
+        const base = r.baseline ? rows.find((b) => b.name === r.baseline) : undefined;
+        return {
+          case: `over HTTP: ${r.name}`,
+          perSecond: r.rps,
+          p50Ms: r.p50,
+          p99Ms: r.p99,
+          ...(base ? { baseline: `over HTTP: ${base.name}`, ratio: r.rps / base.rps, note: `${matched} matches` } : {}),
+        };
+      }),
+    );
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
     await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});

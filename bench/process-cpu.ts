@@ -34,7 +34,13 @@ function readStat(pid: number): ProcStat | undefined {
     const fields = text.slice(close + 2).split(' ');
     // fields[0] is field 3 (state): ppid is field 4, utime field 14, stime field 15, starttime field 22.
     const ticks = Number(fields[11]) + Number(fields[12]);
-    return { pid, command: text.slice(text.indexOf('(') + 1, close), parentPid: Number(fields[1]), cpuMs: (ticks * 1000) / clockTicksPerSecond, startTicks: Number(fields[19]) };
+    return {
+      pid,
+      command: text.slice(text.indexOf('(') + 1, close),
+      parentPid: Number(fields[1]),
+      cpuMs: (ticks * 1000) / clockTicksPerSecond,
+      startTicks: Number(fields[19]),
+    };
   } catch {
     return undefined; // exited meanwhile
   }
@@ -73,7 +79,9 @@ export function treeCpuMs(rootPid: number): number {
  * its backends, whoever started them; on an idle machine, what the bench's statements cost it).
  */
 export function commandCpuMs(command: string): number {
-  return allProcesses().filter((p) => p.command === command).reduce((sum, p) => sum + p.cpuMs, 0);
+  return allProcesses()
+    .filter((p) => p.command === command)
+    .reduce((sum, p) => sum + p.cpuMs, 0);
 }
 
 /** The pid of the process listening on a local TCP port (from /proc/net/tcp{,6} and the processes' sockets). */

@@ -22,7 +22,9 @@ const logger = pino({ level: 'info' });
 
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
-  res.on('finish', () => logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request'));
+  res.on('finish', () =>
+    logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request'),
+  );
   next();
 });
 
@@ -113,13 +115,21 @@ app.get('/companies/search/:term', async (req, res) => {
   const upper = req.params.term.toUpperCase();
   // Previous names are matched inside from three characters (a null pattern matches nothing).
   const infix = lower.length >= 3 ? `%${lower}%` : null;
-  const { rows } = await pool.query({ name: 'company-search', text: SEARCH_SQL, values: ['GB', `${lower}%`, infix ?? `${lower}%`, `${upper}%`, lower, upper, 10, infix] });
+  const { rows } = await pool.query({
+    name: 'company-search',
+    text: SEARCH_SQL,
+    values: ['GB', `${lower}%`, infix ?? `${lower}%`, `${upper}%`, lower, upper, 10, infix],
+  });
   res.json(rows);
 });
 
 app.get('/companies/:number', async (req, res) => {
   if (!(await authenticated(req, res))) return;
-  const { rows } = await pool.query({ name: 'company', text: 'SELECT * FROM company WHERE "countryCode" = $1 AND "registrationNumber" = $2', values: ['GB', req.params.number] });
+  const { rows } = await pool.query({
+    name: 'company',
+    text: 'SELECT * FROM company WHERE "countryCode" = $1 AND "registrationNumber" = $2',
+    values: ['GB', req.params.number],
+  });
   if (!rows[0]) return void res.status(404).json({ status: 404 });
   res.json(rows[0]);
 });

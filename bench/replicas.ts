@@ -36,12 +36,17 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 /** A service process as `npm run start:service -- <name>` runs it (compiled, production, default log level). */
 function startService(name: string, env: Record<string, string>): RunningProcess {
-  return startEntry('src/processes/service.ts', [name], {
-    NODE_ENV: process.env.NODE_ENV ?? 'production',
-    RATE_LIMIT_PER_ADDRESS: '1000000000',
-    RATE_LIMIT_PER_CREDENTIAL: '1000000000',
-    ...env,
-  }, { compiled: true });
+  return startEntry(
+    'src/processes/service.ts',
+    [name],
+    {
+      NODE_ENV: process.env.NODE_ENV ?? 'production',
+      RATE_LIMIT_PER_ADDRESS: '1000000000',
+      RATE_LIMIT_PER_CREDENTIAL: '1000000000',
+      ...env,
+    },
+    { compiled: true },
+  );
 }
 
 /** A local lender answering 204 to every delivery, counting the distinct ones. */
@@ -79,7 +84,13 @@ try {
   await applyMigrations(url);
   const ports = [await freePort(), await freePort(), await freePort(), await freePort()];
   const publicUrl = `http://127.0.0.1:${ports[0]}`;
-  const common = { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PUBLIC_URL: publicUrl, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+  const common = {
+    DATABASE_URL: url,
+    SEED_DEMO_DATA: 'false',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: publicUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  };
   // This process queues deliveries as the services do (and holds the signing keys the services share).
   // One key set for this process and every service (as the Secret gives them all one).
   const env = { ...common, AUTH_SIGNING_KEYS: JSON.stringify({ keys: [await generateSigningJwk()] }) };
@@ -90,7 +101,9 @@ try {
   await db.lender.update({ where: { id: lenderRow.id }, data: { applicationUrl: lender.url, updateUrl: null } });
   const credentials = await issueLenderCredentials(db, lenderRow.id, 'demo', publicUrl);
   const profile = await db.profile.create({ data: { environment: 'demo' } });
-  const readTarget = await db.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review', payload: { application: {} } } });
+  const readTarget = await db.lenderApplication.create({
+    data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review', payload: { application: {} } },
+  });
 
   const rests = [0, 1].map((i) => {
     const proc = startService('rest', { ...env, PORT: String(ports[i]) });
@@ -101,7 +114,14 @@ try {
   const tokenRes = await fetch(`${publicUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', client_id: credentials.clientId, client_secret: credentials.clientSecret, username: credentials.username, password: credentials.password, scope: 'openid' }),
+    body: JSON.stringify({
+      grant_type: 'password',
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+      username: credentials.username,
+      password: credentials.password,
+      scope: 'openid',
+    }),
   });
   const authorization = `Bearer ${((await tokenRes.json()) as { id_token: string }).id_token}`;
   const path = `/api/platform/v1/funding/applications/${readTarget.id}`;
@@ -120,11 +140,20 @@ try {
     );
     const before = lender.delivered.size;
     const start = performance.now();
-    await db.$transaction(async (tx) => {
-      for (const a of applications) {
-        await queueDelivery(runtime.contextFor(), tx, { lenderApplicationId: a.id, lenderId: lenderRow.id, event: 'APPLICATION_CREATED', url: lender.url, payload: { application: { id: a.id } } });
-      }
-    }, { timeout: 120_000 });
+    await db.$transaction(
+      async (tx) => {
+        for (const a of applications) {
+          await queueDelivery(runtime.contextFor(), tx, {
+            lenderApplicationId: a.id,
+            lenderId: lenderRow.id,
+            event: 'APPLICATION_CREATED',
+            url: lender.url,
+            payload: { application: { id: a.id } },
+          });
+        }
+      },
+      { timeout: 120_000 },
+    );
     while (lender.delivered.size - before < PREQUEUED) await new Promise((r) => setTimeout(r, 20));
     return PREQUEUED / ((performance.now() - start) / 1000);
   }
@@ -145,9 +174,22 @@ try {
   console.log(`deliveries: ${deliveries[1].toFixed(0)}/s with one worker, ${deliveries[2].toFixed(0)}/s with two (${deliveryRatio.toFixed(2)}x)`);
   recordResults('replicas', [
     { case: 'REST reads, one REST adapter', perSecond: reads[1].rps, p99Ms: reads[1].p99 },
-    { case: 'REST reads, two REST adapters', perSecond: reads[2].rps, p99Ms: reads[2].p99, baseline: 'REST reads, one REST adapter', ratio: readRatio, note: 'connections split evenly over the adapters; servers not pinned' },
+    {
+      case: 'REST reads, two REST adapters',
+      perSecond: reads[2].rps,
+      p99Ms: reads[2].p99,
+      baseline: 'REST reads, one REST adapter',
+      ratio: readRatio,
+      note: 'connections split evenly over the adapters; servers not pinned',
+    },
     { case: `webhook deliveries, ${PREQUEUED} pre-queued, one worker`, perSecond: deliveries[1] },
-    { case: `webhook deliveries, ${PREQUEUED} pre-queued, two workers`, perSecond: deliveries[2], baseline: `webhook deliveries, ${PREQUEUED} pre-queued, one worker`, ratio: deliveryRatio, note: 'from the commit of the queued deliveries to the last 204; workers not pinned' },
+    {
+      case: `webhook deliveries, ${PREQUEUED} pre-queued, two workers`,
+      perSecond: deliveries[2],
+      baseline: `webhook deliveries, ${PREQUEUED} pre-queued, one worker`,
+      ratio: deliveryRatio,
+      note: 'from the commit of the queued deliveries to the last 204; workers not pinned',
+    },
   ]);
   await runtime.close();
 } finally {

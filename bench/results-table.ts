@@ -28,7 +28,8 @@ function figure(r: BenchResult): string {
   if (r.value !== undefined) parts.push(`${round(r.value)} ${r.unit ?? ''}`.trim());
   // The ratio that decided the target in bold; the other beside it.
   const decidedByCpu = r.decidedBy === 'CPU per request';
-  if (r.ratio !== undefined) parts.push(`${decidedByCpu ? r.ratio.toFixed(2) : `**${r.ratio.toFixed(2)}**`}× req/s${r.cpuRatio === undefined ? ` of ${r.baseline ?? 'baseline'}` : ''}`);
+  if (r.ratio !== undefined)
+    parts.push(`${decidedByCpu ? r.ratio.toFixed(2) : `**${r.ratio.toFixed(2)}**`}× req/s${r.cpuRatio === undefined ? ` of ${r.baseline ?? 'baseline'}` : ''}`);
   if (r.cpuRatio !== undefined) parts.push(`${decidedByCpu ? `**${r.cpuRatio.toFixed(2)}**` : r.cpuRatio.toFixed(2)}× CPU of ${r.baseline ?? 'baseline'}`);
   return parts.join(', ');
 }

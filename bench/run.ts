@@ -123,12 +123,15 @@ function runFile(file: string, limitSeconds: number, env: Record<string, string>
       // then killed 10 s later if it has not (an embedded PostgreSQL shuts down in that time).
       stopSuite(suite, 'SIGTERM');
       clearTimeout(killer);
-      setTimeout(() => {
-        stopSuite(suite, 'SIGKILL');
-        suite.descendants.stop();
-        running = undefined;
-        resolve({ code, pid: child.pid, overran });
-      }, overran ? 10_000 : 3_000);
+      setTimeout(
+        () => {
+          stopSuite(suite, 'SIGKILL');
+          suite.descendants.stop();
+          running = undefined;
+          resolve({ code, pid: child.pid, overran });
+        },
+        overran ? 10_000 : 3_000,
+      );
     });
   });
 }
@@ -181,7 +184,12 @@ console.log('|---|---:|---|---|');
 for (const r of results.filter((r) => r.target)) {
   const latency = r.p99Ms !== undefined ? `, p99 ${r.p99Ms.toFixed(1)} ms` : '';
   const cpu = r.cpuRatio !== undefined ? `, CPU ${r.cpuRatio.toFixed(2)}x` : '';
-  const figure = r.ratio !== undefined ? `${r.ratio.toFixed(2)}x${cpu} (${r.perSecond?.toFixed(0)}/s${latency})${r.decidedBy ? ` [${r.decidedBy} decides]` : ''}` : r.p99Ms !== undefined ? `p99 ${r.p99Ms.toFixed(2)} ms` : `${r.value?.toFixed(0)} ${r.unit ?? ''}`;
+  const figure =
+    r.ratio !== undefined
+      ? `${r.ratio.toFixed(2)}x${cpu} (${r.perSecond?.toFixed(0)}/s${latency})${r.decidedBy ? ` [${r.decidedBy} decides]` : ''}`
+      : r.p99Ms !== undefined
+        ? `p99 ${r.p99Ms.toFixed(2)} ms`
+        : `${r.value?.toFixed(0)} ${r.unit ?? ''}`;
   console.log(`| ${r.suite}: ${r.case} | ${figure} | ${r.target} | ${r.met ? 'yes' : 'no'} |`);
 }
 console.log(`\nbench/results.json written (${results.length} results, ${final.durationSeconds} s)${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);

@@ -9,5 +9,10 @@ export function startMeasuredServer(entry: string, env: Record<string, string>):
   if ('LOG_LEVEL' in env) throw new Error(`${entry}: a measured server runs at the default log level; LOG_LEVEL must not be set`);
   // The rate limiter runs (its cost is measured); only its ceiling is raised above what one load
   // generator, one address and one credential, sends in a run (the demo default is 100,000 a minute).
-  return startEntry(entry, [], { NODE_ENV: process.env.NODE_ENV ?? 'production', RATE_LIMIT_PER_ADDRESS: '1000000000', RATE_LIMIT_PER_CREDENTIAL: '1000000000', ...env }, { compiled: true });
+  return startEntry(
+    entry,
+    [],
+    { NODE_ENV: process.env.NODE_ENV ?? 'production', RATE_LIMIT_PER_ADDRESS: '1000000000', RATE_LIMIT_PER_CREDENTIAL: '1000000000', ...env },
+    { compiled: true },
+  );
 }

@@ -59,7 +59,11 @@ async function platformToken(url: string): Promise<string> {
   };
   const { email, password } = DEMO_CREDENTIALS.integrator;
   const login = await post('/api/platform/v1/auth/login', { email, password });
-  const key = await post('/api/platform/v1/api-key', { name: `bench-${randomUUID()}`, scopes: ['profile:read'] }, { authorization: `Bearer ${login.access_token}` });
+  const key = await post(
+    '/api/platform/v1/api-key',
+    { name: `bench-${randomUUID()}`, scopes: ['profile:read'] },
+    { authorization: `Bearer ${login.access_token}` },
+  );
   return (await post('/api/platform/v1/auth/token', undefined, { 'x-api-key': key.key as string })).access_token as string;
 }
 
@@ -88,8 +92,22 @@ try {
   await empty.proc.stop();
   const existing = await coldStart(embeddedEnv);
   const loadNote = (cpu: number) => `node process CPU ${cpu.toFixed(0)} ms; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`;
-  results.push({ case: 'cold start to /health, embedded PG, empty data dir', value: empty.ms, unit: 'ms', target: '< 5 s', met: empty.ms < 5_000, note: loadNote(empty.cpuMs) });
-  results.push({ case: 'cold start to /health, embedded PG, existing data dir', value: existing.ms, unit: 'ms', target: '< 2 s', met: existing.ms < 2_000, note: loadNote(existing.cpuMs) });
+  results.push({
+    case: 'cold start to /health, embedded PG, empty data dir',
+    value: empty.ms,
+    unit: 'ms',
+    target: '< 5 s',
+    met: empty.ms < 5_000,
+    note: loadNote(empty.cpuMs),
+  });
+  results.push({
+    case: 'cold start to /health, embedded PG, existing data dir',
+    value: existing.ms,
+    unit: 'ms',
+    target: '< 2 s',
+    met: existing.ms < 2_000,
+    note: loadNote(existing.cpuMs),
+  });
   console.log(`  embedded: empty ${empty.ms.toFixed(0)} ms, existing ${existing.ms.toFixed(0)} ms`);
   await memory('embedded PG', existing.proc, existing.url);
   await existing.proc.stop();
@@ -99,8 +117,18 @@ try {
   const fresh = await coldStart(externalEnv);
   await fresh.proc.stop();
   const migrated = await coldStart(externalEnv);
-  results.push({ case: 'cold start to /health, external PG, new database', value: fresh.ms, unit: 'ms', note: `node process CPU ${fresh.cpuMs.toFixed(0)} ms` });
-  results.push({ case: 'cold start to /health, external PG, migrated database', value: migrated.ms, unit: 'ms', note: `node process CPU ${migrated.cpuMs.toFixed(0)} ms` });
+  results.push({
+    case: 'cold start to /health, external PG, new database',
+    value: fresh.ms,
+    unit: 'ms',
+    note: `node process CPU ${fresh.cpuMs.toFixed(0)} ms`,
+  });
+  results.push({
+    case: 'cold start to /health, external PG, migrated database',
+    value: migrated.ms,
+    unit: 'ms',
+    note: `node process CPU ${migrated.cpuMs.toFixed(0)} ms`,
+  });
   console.log(`  external: new database ${fresh.ms.toFixed(0)} ms, migrated ${migrated.ms.toFixed(0)} ms`);
   await memory('external PG', migrated.proc, migrated.url);
   await migrated.proc.stop();

@@ -37,17 +37,28 @@ await adminQuery(serverUrl, `CREATE DATABASE ${dbName}`);
 try {
   const url = databaseUrlFor(serverUrl, dbName);
   await applyMigrations(url);
-  const runtime = await startRuntime(loadConfig({}, { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:1' } as never), { prepareDatabase: false });
+  const runtime = await startRuntime(
+    loadConfig({}, { DATABASE_URL: url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1:1' } as never),
+    { prepareDatabase: false },
+  );
   try {
     const db = runtime.database.prisma;
     await insertDemoLenders(db);
     const lender = await db.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
-    await db.lender.update({ where: { id: lender.id }, data: { applicationUrl: 'http://127.0.0.1:1/hook', updateUrl: null, authorizationTokenKey: 'fgak_bench-status-change' } });
+    await db.lender.update({
+      where: { id: lender.id },
+      data: { applicationUrl: 'http://127.0.0.1:1/hook', updateUrl: null, authorizationTokenKey: 'fgak_bench-status-change' },
+    });
     const profile = await db.profile.create({ data: { environment: 'demo' } });
     const ctx = runtime.contextFor({ actor: { kind: 'lender', lenderId: lender.id, clientId: 'bench', scopes: ['lender'] } }, 'bench-status-change');
     const payload = storedApplicationDocument({ lenderId: lender.id }) as unknown as Prisma.InputJsonValue;
     const applications = async (count: number) =>
-      (await db.lenderApplication.createManyAndReturn({ data: Array.from({ length: count }, () => ({ lenderId: lender.id, profileId: profile.id, status: 'In Review', payload })), select: { id: true } })).map((a) => a.id);
+      (
+        await db.lenderApplication.createManyAndReturn({
+          data: Array.from({ length: count }, () => ({ lenderId: lender.id, profileId: profile.id, status: 'In Review', payload })),
+          select: { id: true },
+        })
+      ).map((a) => a.id);
 
     /** Calls `call` once per new application (after a warm-up), one at a time: CPU and statements per call. */
     async function measure(label: string, call: (id: number, i: number) => Promise<unknown>) {
@@ -59,8 +70,15 @@ try {
       for (const [i, id] of ids.entries()) await call(id, i);
       const wallMs = performance.now() - start;
       const used = process.cpuUsage(cpu);
-      const result = { label, cpuMsPerCall: (used.user + used.system) / 1000 / CALLS, wallMsPerCall: wallMs / CALLS, statementsPerCall: (statements - counted) / CALLS };
-      console.log(`${label}: ${result.cpuMsPerCall.toFixed(2)} ms CPU, ${result.wallMsPerCall.toFixed(2)} ms wall, ${result.statementsPerCall.toFixed(1)} statements per call (${CALLS} calls)`);
+      const result = {
+        label,
+        cpuMsPerCall: (used.user + used.system) / 1000 / CALLS,
+        wallMsPerCall: wallMs / CALLS,
+        statementsPerCall: (statements - counted) / CALLS,
+      };
+      console.log(
+        `${label}: ${result.cpuMsPerCall.toFixed(2)} ms CPU, ${result.wallMsPerCall.toFixed(2)} ms wall, ${result.statementsPerCall.toFixed(1)} statements per call (${CALLS} calls)`,
+      );
       return result;
     }
 
@@ -72,13 +90,16 @@ try {
       await acknowledge(ctx, id, () => ({ reference: `R-${id}` }), `K-${id}`);
       await acknowledge(ctx, id, () => ({ reference: `R-${id}` }), `K-${id}`);
     });
-    recordResults('status-change', [acknowledged, offered, keyed, replayed].map((r) => ({
-      case: `in process: ${r.label}`,
-      cpuMsPerRequest: r.cpuMsPerCall,
-      value: r.statementsPerCall,
-      unit: 'statements per call',
-      note: `${CALLS} calls one at a time, each on its own application with a stored document; node CPU of the use case (no HTTP), ${r.wallMsPerCall.toFixed(2)} ms wall per call`,
-    })));
+    recordResults(
+      'status-change',
+      [acknowledged, offered, keyed, replayed].map((r) => ({
+        case: `in process: ${r.label}`,
+        cpuMsPerRequest: r.cpuMsPerCall,
+        value: r.statementsPerCall,
+        unit: 'statements per call',
+        note: `${CALLS} calls one at a time, each on its own application with a stored document; node CPU of the use case (no HTTP), ${r.wallMsPerCall.toFixed(2)} ms wall per call`,
+      })),
+    );
   } finally {
     await runtime.close();
   }

@@ -42,8 +42,14 @@ const restRequest = (id: string) => ({ path: `/api/platform/v1/tenants/${id}` })
 const graphqlRequest = (id: string) => ({ path: '/graphql', method: 'POST' as const, body: JSON.stringify({ query: FEDERATED, variables: { id } }) });
 
 const DEPLOYMENTS = ['single-external', 'single-embedded', 'distributed'] as const;
-const selected = new Set((process.env.BENCH_DEPLOYMENTS ?? DEPLOYMENTS.join(',')).split(',').map((d) => d.trim()).filter(Boolean));
-for (const d of selected) if (!(DEPLOYMENTS as readonly string[]).includes(d)) throw new Error(`BENCH_DEPLOYMENTS: unknown deployment ${d} (known: ${DEPLOYMENTS.join(', ')})`);
+const selected = new Set(
+  (process.env.BENCH_DEPLOYMENTS ?? DEPLOYMENTS.join(','))
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean),
+);
+for (const d of selected)
+  if (!(DEPLOYMENTS as readonly string[]).includes(d)) throw new Error(`BENCH_DEPLOYMENTS: unknown deployment ${d} (known: ${DEPLOYMENTS.join(', ')})`);
 
 const BENCH_USER = { email: 'bench@example.test', password: 'bench-password-123' };
 
@@ -62,7 +68,11 @@ async function platformAuthorization(restUrl: string): Promise<string> {
     return res.json() as Promise<Record<string, string>>;
   };
   const login = await post('/api/platform/v1/auth/login', BENCH_USER);
-  const key = await post('/api/platform/v1/api-key', { name: `bench-${randomUUID()}`, scopes: ['profile:read'] }, { authorization: `Bearer ${login.access_token}` });
+  const key = await post(
+    '/api/platform/v1/api-key',
+    { name: `bench-${randomUUID()}`, scopes: ['profile:read'] },
+    { authorization: `Bearer ${login.access_token}` },
+  );
   const token = await post('/api/platform/v1/auth/token', undefined, { 'x-api-key': key.key as string });
   return `Bearer ${token.access_token}`;
 }
@@ -81,7 +91,12 @@ async function seed(url: string, accountId: string): Promise<string[]> {
       'demo',
     ]);
     if (i % 2 === 0) {
-      await client.query('INSERT INTO profile (id, "tenantId", "countryCode", environment, "updatedAt") VALUES ($1, $2, $3, $4, now())', [randomUUID(), id, 'GB', 'demo']);
+      await client.query('INSERT INTO profile (id, "tenantId", "countryCode", environment, "updatedAt") VALUES ($1, $2, $3, $4, now())', [
+        randomUUID(),
+        id,
+        'GB',
+        'demo',
+      ]);
     }
   }
   await client.end();
@@ -101,7 +116,13 @@ const results: Array<Omit<BenchResult, 'suite'>> = [];
 
 async function startBaseline(url: string, issuerUrl: string): Promise<{ url: string; pid: number }> {
   const port = await freePort();
-  const baseline = startEntry('bench/raw-baseline.ts', [], { NODE_ENV: process.env.NODE_ENV ?? 'production', DATABASE_URL: url, PORT: String(port), JWKS_URL: `${issuerUrl}/.well-known/jwks.json`, ISSUER: issuerUrl });
+  const baseline = startEntry('bench/raw-baseline.ts', [], {
+    NODE_ENV: process.env.NODE_ENV ?? 'production',
+    DATABASE_URL: url,
+    PORT: String(port),
+    JWKS_URL: `${issuerUrl}/.well-known/jwks.json`,
+    ISSUER: issuerUrl,
+  });
   procs.push(baseline);
   const baselineUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baselineUrl, baseline);
@@ -113,28 +134,87 @@ async function startBaseline(url: string, issuerUrl: string): Promise<{ url: str
  * REST and federated GraphQL of one deployment against the baseline on the same database, recorded.
  * `pid`: the deployment's root process (a distributed deployment's supervisor: its services' CPU counts).
  */
-async function measureDeployment(label: string, urls: { rest: string; graphql: string; baseline: string }, pids: { system: number; baseline: number }, ids: string[], authorization: string, targets: boolean) {
-  const rawTenant: LoadTarget<string> = { name: `${label}: raw baseline tenant`, url: urls.baseline, pid: pids.baseline, request: (id) => ({ path: `/tenants/${id}` }), items: ids, authorization };
-  const rawFederated: LoadTarget<string> = { name: `${label}: raw baseline tenant + profile (two statements)`, url: urls.baseline, pid: pids.baseline, request: (id) => ({ path: `/tenants/${id}/with-profile` }), items: ids, authorization };
+async function measureDeployment(
+  label: string,
+  urls: { rest: string; graphql: string; baseline: string },
+  pids: { system: number; baseline: number },
+  ids: string[],
+  authorization: string,
+  targets: boolean,
+) {
+  const rawTenant: LoadTarget<string> = {
+    name: `${label}: raw baseline tenant`,
+    url: urls.baseline,
+    pid: pids.baseline,
+    request: (id) => ({ path: `/tenants/${id}` }),
+    items: ids,
+    authorization,
+  };
+  const rawFederated: LoadTarget<string> = {
+    name: `${label}: raw baseline tenant + profile (two statements)`,
+    url: urls.baseline,
+    pid: pids.baseline,
+    request: (id) => ({ path: `/tenants/${id}/with-profile` }),
+    items: ids,
+    authorization,
+  };
   // A GraphQL error is a 200 (and cheap): the query must answer the tenant before it is measured.
-  const answer = (await (await fetch(`${urls.graphql}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', authorization }, body: graphqlRequest(ids[0]!).body })).json()) as { data?: { tenant?: { id: string } }; errors?: unknown };
-  if (answer.errors || answer.data?.tenant?.id !== ids[0]) throw new Error(`${label}: the federated query did not answer the tenant: ${JSON.stringify(answer)}`);
-  const [baseRest, rest] = await compare(rawTenant, { name: `${label}: REST GET tenant`, url: urls.rest, pid: pids.system, request: restRequest, items: ids, authorization });
+  const answer = (await (
+    await fetch(`${urls.graphql}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization },
+      body: graphqlRequest(ids[0]!).body,
+    })
+  ).json()) as { data?: { tenant?: { id: string } }; errors?: unknown };
+  if (answer.errors || answer.data?.tenant?.id !== ids[0])
+    throw new Error(`${label}: the federated query did not answer the tenant: ${JSON.stringify(answer)}`);
+  const [baseRest, rest] = await compare(rawTenant, {
+    name: `${label}: REST GET tenant`,
+    url: urls.rest,
+    pid: pids.system,
+    request: restRequest,
+    items: ids,
+    authorization,
+  });
   const cpuBefore = cpuMsByProcess(pids.system);
-  const [baseGraphql, graphql] = await compare(rawFederated, { name: `${label}: GraphQL tenant + profile (${label.startsWith('distributed') ? 'gateway' : 'local schema'})`, url: urls.graphql, pid: pids.system, request: graphqlRequest, items: ids, authorization });
+  const [baseGraphql, graphql] = await compare(rawFederated, {
+    name: `${label}: GraphQL tenant + profile (${label.startsWith('distributed') ? 'gateway' : 'local schema'})`,
+    url: urls.graphql,
+    pid: pids.system,
+    request: graphqlRequest,
+    items: ids,
+    authorization,
+  });
   printCpuSplit(graphql, cpuBefore, cpuMsByProcess(pids.system));
   rows.push(baseRest, rest, baseGraphql, graphql);
   const restDecision = decidingRatio(rest);
   const p99Ratio = rest.p99 / Math.max(1, baseRest.p99);
   const graphqlDecision = decidingRatio(graphql);
-  for (const base of [baseRest, baseGraphql]) results.push({ case: base.name, perSecond: base.rps, p50Ms: base.p50, p99Ms: base.p99, cpuMsPerRequest: base.cpuMsPerRequest });
+  for (const base of [baseRest, baseGraphql])
+    results.push({ case: base.name, perSecond: base.rps, p50Ms: base.p50, p99Ms: base.p99, cpuMsPerRequest: base.cpuMsPerRequest });
   results.push({
-    case: rest.name, perSecond: rest.rps, p50Ms: rest.p50, p99Ms: rest.p99, cpuMsPerRequest: rest.cpuMsPerRequest, baseline: baseRest.name, ratio: rest.ratio, cpuRatio: rest.cpuRatio,
-    ...(targets ? { target: '>= 0.6x baseline (CPU per request), p99 <= 3x', met: restDecision.ratio >= 0.6 && p99Ratio <= 3, decidedBy: restDecision.by } : {}),
+    case: rest.name,
+    perSecond: rest.rps,
+    p50Ms: rest.p50,
+    p99Ms: rest.p99,
+    cpuMsPerRequest: rest.cpuMsPerRequest,
+    baseline: baseRest.name,
+    ratio: rest.ratio,
+    cpuRatio: rest.cpuRatio,
+    ...(targets
+      ? { target: '>= 0.6x baseline (CPU per request), p99 <= 3x', met: restDecision.ratio >= 0.6 && p99Ratio <= 3, decidedBy: restDecision.by }
+      : {}),
     note: `${restDecision.note}; p99 ${p99Ratio.toFixed(1)}x the baseline's`,
   });
   results.push({
-    case: graphql.name, perSecond: graphql.rps, p50Ms: graphql.p50, p99Ms: graphql.p99, cpuMsPerRequest: graphql.cpuMsPerRequest, baseline: baseGraphql.name, ratio: graphql.ratio, cpuRatio: graphql.cpuRatio,
+    case: graphql.name,
+    perSecond: graphql.rps,
+    p50Ms: graphql.p50,
+    p99Ms: graphql.p99,
+    cpuMsPerRequest: graphql.cpuMsPerRequest,
+    baseline: baseGraphql.name,
+    ratio: graphql.ratio,
+    cpuRatio: graphql.cpuRatio,
     ...(targets ? { target: '>= 0.5x baseline (CPU per request), single process', met: graphqlDecision.ratio >= 0.5, decidedBy: graphqlDecision.by } : {}),
     note: graphqlDecision.note,
   });
@@ -156,11 +236,26 @@ function printCpuSplit(row: Row, before: Map<string, number>, after: Map<string,
 async function singleProcess(label: string, url: string, ids: string[]) {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const app = startMeasuredServer('src/processes/main.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: appUrl, DATA_DIR: dataDir(`fg-bench-${randomUUID()}`), ...cpuProfiling() });
+  const app = startMeasuredServer('src/processes/main.ts', {
+    DATABASE_URL: url,
+    SEED_DEMO_DATA: 'false',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: appUrl,
+    DATA_DIR: dataDir(`fg-bench-${randomUUID()}`),
+    ...cpuProfiling(),
+  });
   procs.push(app);
   await waitForHealth(appUrl, app);
   const baseline = await startBaseline(url, appUrl);
-  await measureDeployment(label, { rest: appUrl, graphql: appUrl, baseline: baseline.url }, { system: app.child.pid!, baseline: baseline.pid }, ids, await platformAuthorization(appUrl), true);
+  await measureDeployment(
+    label,
+    { rest: appUrl, graphql: appUrl, baseline: baseline.url },
+    { system: app.child.pid!, baseline: baseline.pid },
+    ids,
+    await platformAuthorization(appUrl),
+    true,
+  );
   await app.stop();
 }
 
@@ -175,12 +270,28 @@ function cpuProfiling(): Record<string, string> {
 async function distributedMode(url: string, ids: string[]) {
   console.log('distributed mode, external PostgreSQL');
   const distBase = 21_000 + Math.floor(Math.random() * 200) * 50;
-  const distributed = startMeasuredServer('src/processes/distributed.ts', { DATABASE_URL: url, SEED_DEMO_DATA: 'false', HOST: '127.0.0.1', REDIS_URL: redisUrl, ...(process.env.REDIS_KEY_PREFIX ? { REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX } : {}), ...cpuProfiling(), BASE_PORT: String(distBase), DATA_DIR: dataDir(dbName) });
+  const distributed = startMeasuredServer('src/processes/distributed.ts', {
+    DATABASE_URL: url,
+    SEED_DEMO_DATA: 'false',
+    HOST: '127.0.0.1',
+    REDIS_URL: redisUrl,
+    ...(process.env.REDIS_KEY_PREFIX ? { REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX } : {}),
+    ...cpuProfiling(),
+    BASE_PORT: String(distBase),
+    DATA_DIR: dataDir(dbName),
+  });
   procs.push(distributed);
   const restUrl = `http://127.0.0.1:${distBase + 1}`;
   await waitForHealth(`http://127.0.0.1:${distBase}`, distributed, 150_000);
   const distBaseline = await startBaseline(url, restUrl);
-  await measureDeployment('distributed', { rest: restUrl, graphql: `http://127.0.0.1:${distBase}`, baseline: distBaseline.url }, { system: distributed.child.pid!, baseline: distBaseline.pid }, ids, await platformAuthorization(restUrl), false);
+  await measureDeployment(
+    'distributed',
+    { rest: restUrl, graphql: `http://127.0.0.1:${distBase}`, baseline: distBaseline.url },
+    { system: distributed.child.pid!, baseline: distBaseline.pid },
+    ids,
+    await platformAuthorization(restUrl),
+    false,
+  );
 }
 
 const dbName = `fg_bench_tenant_${process.pid}`;

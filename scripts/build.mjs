@@ -47,7 +47,11 @@ if (!existsSync(generatedMarker) || statSync(schema).mtimeMs > statSync(generate
   const generated = spawnSync('npm', ['run', '-s', 'prisma:generate'], { cwd: root, stdio: TO_STDERR });
   if (generated.status !== 0) process.exit(generated.status ?? 1);
 }
-console.error(existsSync(stamp) ? 'build: sources changed since the last build: compiling the server and the web bundles…' : 'build: compiling the server and the web bundles (a minute or two on a fresh checkout)…');
+console.error(
+  existsSync(stamp)
+    ? 'build: sources changed since the last build: compiling the server and the web bundles…'
+    : 'build: compiling the server and the web bundles (a minute or two on a fresh checkout)…',
+);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: TO_STDERR });
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);

@@ -23,7 +23,9 @@ const publicModules = files.filter((f) => decidesAccess(f.text));
  * which hold the rules an operation composes after it decided, and decide nothing themselves.
  */
 const isVisibilityModule = (file: string) => file.endsWith('-visibility.ts');
-const operationModules = files.filter((f) => !isVisibilityModule(f.file) && (decidesAccess(f.text) || /^export (?:async )?function \w+(?:<[^>]*>)?\(ctx: ServiceContext\b/m.test(f.text)));
+const operationModules = files.filter(
+  (f) => !isVisibilityModule(f.file) && (decidesAccess(f.text) || /^export (?:async )?function \w+(?:<[^>]*>)?\(ctx: ServiceContext\b/m.test(f.text)),
+);
 
 /** Each exported function's doc comment and body, up to the next top-level declaration. */
 function exportedFunctions(text: string): Array<{ name: string; doc: string; body: string }> {
@@ -93,9 +95,14 @@ describe('the access model', () => {
   });
 
   it('catches an operation that decides nothing and says nothing, in a module that decides nowhere', () => {
-    const forgetful = { file: path.join(DOMAIN, 'example', 'forgetful-service.ts'), text: 'export async function readEverything(ctx: ServiceContext, id: string) {\n  return ctx.db.profile.findMany();\n}\n' };
+    const forgetful = {
+      file: path.join(DOMAIN, 'example', 'forgetful-service.ts'),
+      text: 'export async function readEverything(ctx: ServiceContext, id: string) {\n  return ctx.db.profile.findMany();\n}\n',
+    };
     expect(operationModules).toEqual(expect.not.arrayContaining([expect.objectContaining({ file: forgetful.file })]));
-    expect(operationProblems([forgetful])).toEqual(['example/forgetful-service.ts: readEverything decides no access and does not declare why (@access <kind>: <reason>)']);
+    expect(operationProblems([forgetful])).toEqual([
+      'example/forgetful-service.ts: readEverything decides no access and does not declare why (@access <kind>: <reason>)',
+    ]);
     expect(operationProblems([{ ...forgetful, text: `/** @access internal: the caller decided. */\n${forgetful.text}` }])).toEqual([]);
   });
 
@@ -103,23 +110,46 @@ describe('the access model', () => {
     const decided = new Set(files.flatMap((f) => [...f.text.matchAll(/\brequireAccess\(ctx, '([^']+)'/g)].map((m) => m[1]!)));
     expect(Object.keys(ACCESS_POLICY).filter((row) => !decided.has(row))).toEqual([]);
     expect(Object.keys(ACCESS_POLICY).filter((row) => /^[A-Z]\w*\.\w+$/.test(row))).toEqual(
-      expect.arrayContaining(['Tenant.profile', 'Profile.documents', 'Profile.cases', 'Profile.matches', 'Profile.applications', 'Application.matches', 'Application.preselectedOffers']),
+      expect.arrayContaining([
+        'Tenant.profile',
+        'Profile.documents',
+        'Profile.cases',
+        'Profile.matches',
+        'Profile.applications',
+        'Application.matches',
+        'Application.preselectedOffers',
+      ]),
     );
   });
 
-  it('lets only a module\'s own adapters call its public operations (other modules use types, constants and internal operations)', () => {
+  it("lets only a module's own adapters call its public operations (other modules use types, constants and internal operations)", () => {
     // A module's adapters are its REST rows and GraphQL resolvers: they call the module's public
     // operations and nothing else does, so an operation never runs inside another's access decision.
     const isAdapter = (file: string) => file.endsWith('.routes.ts') || file.endsWith('-resolver.ts');
     const moduleOf = (file: string) => path.relative(DOMAIN, file).split(path.sep)[0]!;
-    const publicByFile = new Map(publicModules.map((m) => [m.file, new Set(exportedFunctions(m.text).filter((f) => /\brequireAccess\(/.test(f.body)).map((f) => f.name))]));
+    const publicByFile = new Map(
+      publicModules.map((m) => [
+        m.file,
+        new Set(
+          exportedFunctions(m.text)
+            .filter((f) => /\brequireAccess\(/.test(f.body))
+            .map((f) => f.name),
+        ),
+      ]),
+    );
     const offenders: string[] = [];
     for (const { file, text } of files) {
       for (const m of text.matchAll(/^import (\* as \w+|\{[^}]*\}) from '(\.[^']+)\.js';/gm)) {
         const target = path.resolve(path.dirname(file), `${m[2]}.ts`);
         const operations = publicByFile.get(target);
         if (!operations || (isAdapter(file) && moduleOf(target) === moduleOf(file))) continue;
-        const imported = m[1]!.startsWith('*') ? [...operations] : m[1]!.slice(1, -1).split(',').map((n) => n.trim()).filter((n) => n && !n.startsWith('type '));
+        const imported = m[1]!.startsWith('*')
+          ? [...operations]
+          : m[1]!
+              .slice(1, -1)
+              .split(',')
+              .map((n) => n.trim())
+              .filter((n) => n && !n.startsWith('type '));
         for (const name of imported) if (operations.has(name)) offenders.push(`${path.relative(DOMAIN, file)} calls ${moduleOf(target)}'s ${name}`);
       }
     }

@@ -186,7 +186,9 @@ describe('GET /profile: platform, tenant and master tokens (spec 4.2 rule 2, 5.4
     const res = await getProfile(tokens.master as string, tenantId);
     expect(res.status).toBe(403);
     expect((await res.json()).code).toBe('FORBIDDEN');
-    const marketplace = await fetch(`${app.url}/api/marketplace/v2/profile`, { headers: { ...bearer(tokens.master as string), 'service-tenant-id': tenantId } });
+    const marketplace = await fetch(`${app.url}/api/marketplace/v2/profile`, {
+      headers: { ...bearer(tokens.master as string), 'service-tenant-id': tenantId },
+    });
     expect(marketplace.status).toBe(403);
   });
 

@@ -29,7 +29,17 @@ import { createAccountWithUser, type LenderCredentials } from '../src/modules/id
 import { PRODUCT_TYPES } from '../src/modules/lenders/product-types.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory, UNRELATED_KEY_SCOPE, UNRELATED_LOGIN_SCOPE, type Credential } from './support/credentials.js';
-import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
+import {
+  bearer,
+  createTenant,
+  lenderCredentials,
+  marketplaceV1Token,
+  masterToken,
+  platformToken,
+  signIn,
+  signUpIntegrator,
+  type Integrator,
+} from './support/identities.js';
 import { lenderAcknowledges, lenderFails, lenderOffers, storedLenderApplication, submittableMatches, termLoanOffer } from './support/lender-applications.js';
 import {
   graphqlOutcome,
@@ -67,7 +77,14 @@ interface World {
   staffLoginToken: string;
   setupV1: string;
   setupMaster: string;
-  t0: { id: string; profileId: string; applicationId: string; continueUrl: string; submit: { lenderId: number; products: string[] }; revocableApplicationId: string };
+  t0: {
+    id: string;
+    profileId: string;
+    applicationId: string;
+    continueUrl: string;
+    submit: { lenderId: number; products: string[] };
+    revocableApplicationId: string;
+  };
   /** A tenant whose referenceId the update probes change. */
   t2: string;
   /** A tenant whose profile the update probes change (so T0's stays as the other probes need it). */
@@ -110,7 +127,13 @@ beforeAll(async () => {
   const owner = await signUpIntegrator(app, `access-${randomUUID().slice(0, 6)}`);
   const ownerUserId = (await db().platformUser.findFirstOrThrow({ where: { accountId: owner.accountId } })).id;
   const staffEmail = `staff-${randomUUID().slice(0, 6)}@example.test`;
-  const staffUser = await createAccountWithUser(db(), { environment: 'demo', accountName: 'funding specialists', email: staffEmail, password: 'staff-password-123', role: 'STAFF' });
+  const staffUser = await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'funding specialists',
+    email: staffEmail,
+    password: 'staff-password-123',
+    role: 'STAFF',
+  });
   factory = new CredentialFactory(app, owner.loginToken, { accountId: owner.accountId, userId: ownerUserId }, staffUser);
   world = { owner, ownerUserId, staffLoginToken: await signIn(app, staffEmail, 'staff-password-123') } as World;
   world.setupV1 = (await marketplaceV1Token(app, owner.apiKey)).jwt;
@@ -126,22 +149,46 @@ beforeAll(async () => {
   const appMatches = await json(await send('GET', `${B}/applications/${application.id}/matches`, t0Auth), 200);
   // Another application, whose continue links the revocation probes end (the first one's link stays valid for the other probes).
   const revocable = await json(await send('POST', `${B}/applications`, t0Auth, APPLICATION), 201);
-  world.t0 = { id: t0.id, profileId: t0Profile.id, applicationId: application.id, continueUrl, submit: await easyMatch(appMatches.matches), revocableApplicationId: revocable.id };
+  world.t0 = {
+    id: t0.id,
+    profileId: t0Profile.id,
+    applicationId: application.id,
+    continueUrl,
+    submit: await easyMatch(appMatches.matches),
+    revocableApplicationId: revocable.id,
+  };
   world.t2 = (await createTenant(app, owner.platformToken, 'T2')).id;
   world.t3 = (await createTenant(app, owner.platformToken, 'T3')).id;
-  await json(await send('POST', `${B}/profile`, { ...bearer(owner.platformToken), 'service-tenant-id': world.t3 }, { companyInformation: { registrationNumber: '09876543' } }), 201);
+  await json(
+    await send(
+      'POST',
+      `${B}/profile`,
+      { ...bearer(owner.platformToken), 'service-tenant-id': world.t3 },
+      { companyInformation: { registrationNumber: '09876543' } },
+    ),
+    201,
+  );
 
   const [main, answers, apply, kase] = await Promise.all([answeredProfile(), answeredProfile(), answeredProfile(), answeredProfile()]);
   world.profile = main.uuid;
   world.answersProfile = answers.uuid;
   world.applyProfile = apply;
   world.caseProfile = kase.uuid;
-  await db().profile.update({ where: { id: kase.uuid }, data: { eligibilityRequest: { recovery: { claimAmount: { code: 'GBP', value: 12500 }, defendant: { name: 'SLOW PAYER LTD' } } } } });
+  await db().profile.update({
+    where: { id: kase.uuid },
+    data: { eligibilityRequest: { recovery: { claimAmount: { code: 'GBP', value: 12500 }, defendant: { name: 'SLOW PAYER LTD' } } } },
+  });
 
   const lenderA = await db().lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
   world.lenderA = await lenderCredentials(app, lenderA.id);
-  const document = await json(await fetch(`${app.url}${V1}/profiles/${world.profile}/documents`, { method: 'POST', headers: bearer(world.setupV1), body: pdfForm() }), 201);
-  world.documentApplication = { applicationId: await storedLenderApplication(app, { lenderId: lenderA.id, profileId: world.profile }), documentId: document.id };
+  const document = await json(
+    await fetch(`${app.url}${V1}/profiles/${world.profile}/documents`, { method: 'POST', headers: bearer(world.setupV1), body: pdfForm() }),
+    201,
+  );
+  world.documentApplication = {
+    applicationId: await storedLenderApplication(app, { lenderId: lenderA.id, profileId: world.profile }),
+    documentId: document.id,
+  };
   const [statusT0, offerT0, statusV1, offerV1] = await Promise.all([
     storedLenderApplication(app, { lenderId: lenderA.id, profileId: world.t0.profileId }),
     storedLenderApplication(app, { lenderId: lenderA.id, profileId: world.t0.profileId }),
@@ -149,7 +196,12 @@ beforeAll(async () => {
     storedLenderApplication(app, { lenderId: lenderA.id, profileId: world.profile }),
   ]);
   world.events = { statusT0, offerT0, statusV1, offerV1 };
-  const managed = await graphqlOutcome(app.url, 'mutation { createLender(input: { name: "Access Table Capital", priceBand: "LOW" }) { id } }', {}, bearer(world.staffLoginToken));
+  const managed = await graphqlOutcome(
+    app.url,
+    'mutation { createLender(input: { name: "Access Table Capital", priceBand: "LOW" }) { id } }',
+    {},
+    bearer(world.staffLoginToken),
+  );
   world.managedLenderId = JSON.parse(managed.text).data.createLender.id;
 });
 afterAll(() => app?.close());
@@ -203,7 +255,13 @@ interface RestSpec {
   tenant?: string;
 }
 
-function rest(operation: Operation, method: string, path: string, spec: (c: Credential, f: Fixture) => RestSpec = () => ({}), extra: Partial<Probe> = {}): Probe {
+function rest(
+  operation: Operation,
+  method: string,
+  path: string,
+  spec: (c: Credential, f: Fixture) => RestSpec = () => ({}),
+  extra: Partial<Probe> = {},
+): Probe {
   const key = routeKey(method, path);
   const route = ROUTE_BY_KEY.get(key);
   return {
@@ -239,7 +297,13 @@ interface GraphQLSpec {
 }
 
 /** A root field, its operation written from the schema (only `__typename` of object results is selected). */
-function gql(operation: Operation, kind: 'query' | 'mutation', field: string, spec: (c: Credential, f: Fixture) => GraphQLSpec = () => ({}), extra: Partial<Probe> = {}): Probe {
+function gql(
+  operation: Operation,
+  kind: 'query' | 'mutation',
+  field: string,
+  spec: (c: Credential, f: Fixture) => GraphQLSpec = () => ({}),
+  extra: Partial<Probe> = {},
+): Probe {
   return {
     operation,
     name: `GraphQL ${kind === 'query' ? 'Query' : 'Mutation'}.${field}`,
@@ -255,7 +319,12 @@ function gql(operation: Operation, kind: 'query' | 'mutation', field: string, sp
   };
 }
 
-function ws(operation: Operation, field: string, query: string, spec: (c: Credential) => { variables?: Record<string, unknown>; trigger?: () => Promise<void> }): Probe {
+function ws(
+  operation: Operation,
+  field: string,
+  query: string,
+  spec: (c: Credential) => { variables?: Record<string, unknown>; trigger?: () => Promise<void> },
+): Probe {
   return {
     operation,
     name: `graphql-ws Subscription.${field}`,
@@ -310,7 +379,15 @@ const NO_SUCH = '00000000-0000-4000-8000-000000000000';
 async function deliveredDeliveryOfLenderA(): Promise<Fixture> {
   const { applicationId } = world.documentApplication;
   const row = await db().webhookDelivery.create({
-    data: { lenderApplicationId: applicationId, lenderId: world.lenderA.lenderId, event: 'APPLICATION_UPDATED', url: 'http://127.0.0.1:0/unset', payload: {}, status: 'DELIVERED', attempts: 1 },
+    data: {
+      lenderApplicationId: applicationId,
+      lenderId: world.lenderA.lenderId,
+      event: 'APPLICATION_UPDATED',
+      url: 'http://127.0.0.1:0/unset',
+      payload: {},
+      status: 'DELIVERED',
+      attempts: 1,
+    },
   });
   return { deliveryId: row.id };
 }
@@ -318,7 +395,12 @@ async function deliveredDeliveryOfLenderA(): Promise<Fixture> {
 /** A webhook endpoint of the account under test (a login credential's account), made as the store holds one. */
 async function accountEndpoint(): Promise<Fixture> {
   const row = await db().integratorWebhookEndpoint.create({
-    data: { accountId: world.owner.accountId, url: 'https://hooks.example.com/fixture', eventTypes: ['offer.created'], secret: `whsec_${Buffer.from(randomUUID()).toString('base64')}` },
+    data: {
+      accountId: world.owner.accountId,
+      url: 'https://hooks.example.com/fixture',
+      eventTypes: ['offer.created'],
+      secret: `whsec_${Buffer.from(randomUUID()).toString('base64')}`,
+    },
   });
   return { endpointId: row.id };
 }
@@ -409,30 +491,68 @@ const PROBES: Probe[] = [
   ),
   gql('tenantProfile.read', 'query', 'creditReport', () => ({ tenant: world.t0.id })),
   ...[`${V2}/profile`, `${B}/profile`].map((path) =>
-    rest('tenantProfile.write', 'post', path, (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, body: { companyInformation: { registrationNumber: '09876543' } } }), {
+    rest(
+      'tenantProfile.write',
+      'post',
+      path,
+      (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, body: { companyInformation: { registrationNumber: '09876543' } } }),
+      {
+        prepare: freshTenant,
+      },
+    ),
+  ),
+  gql(
+    'tenantProfile.write',
+    'mutation',
+    'setUpTenantProfile',
+    (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, variables: { input: { companyInformation: { registrationNumber: '09876543' } } } }),
+    {
       prepare: freshTenant,
-    }),
+    },
   ),
-  gql('tenantProfile.write', 'mutation', 'setUpTenantProfile', (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, variables: { input: { companyInformation: { registrationNumber: '09876543' } } } }), {
-    prepare: freshTenant,
-  }),
   ...[`${V2}/profile`, `${B}/profile`].map((path) =>
-    rest('tenantProfile.write', 'patch', path, (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, body: { financials: { revenue: { code: 'GBP', value: 900000 } } } }), { prepare: t3 }),
+    rest(
+      'tenantProfile.write',
+      'patch',
+      path,
+      (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, body: { financials: { revenue: { code: 'GBP', value: 900000 } } } }),
+      { prepare: t3 },
+    ),
   ),
-  rest('tenantProfile.write', 'put', `${B}/profile`, (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, body: { companyInformation: { registrationNumber: '09876543' } } }), { prepare: t3 }),
-  gql('tenantProfile.write', 'mutation', 'updateTenantProfile', (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, variables: { input: { financials: { revenue: { code: 'GBP', value: 900000 } } } } }), {
-    prepare: t3,
-  }),
+  rest(
+    'tenantProfile.write',
+    'put',
+    `${B}/profile`,
+    (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, body: { companyInformation: { registrationNumber: '09876543' } } }),
+    { prepare: t3 },
+  ),
+  gql(
+    'tenantProfile.write',
+    'mutation',
+    'updateTenantProfile',
+    (_c, f) => ({ tenant: fixtureId(f, 'tenantId', world.t0.id) as string, variables: { input: { financials: { revenue: { code: 'GBP', value: 900000 } } } } }),
+    {
+      prepare: t3,
+    },
+  ),
 
   // Marketplace V1 profiles
   rest('profiles.create', 'post', `${V1}/profiles/anonymous`, () => ({ body: { countryCode: 'GB' } })),
   rest('profiles.create', 'post', `${V1}/profiles/blank`),
   gql('profiles.create', 'mutation', 'createBlankProfile'),
   gql('profiles.create', 'mutation', 'createAnonymousProfile', () => ({ variables: { countryCode: 'GB' } })),
-  rest('profiles.write', 'patch', `${V1}/profiles/:uuid/company`, () => ({ params: { uuid: world.profile }, body: { website: 'https://acme-widgets.example' } })),
-  rest('profiles.write', 'patch', `${V1}/profiles/:uuid/financials`, () => ({ params: { uuid: world.profile }, body: { revenue: { code: 'GBP', value: 900000 } } })),
+  rest('profiles.write', 'patch', `${V1}/profiles/:uuid/company`, () => ({
+    params: { uuid: world.profile },
+    body: { website: 'https://acme-widgets.example' },
+  })),
+  rest('profiles.write', 'patch', `${V1}/profiles/:uuid/financials`, () => ({
+    params: { uuid: world.profile },
+    body: { revenue: { code: 'GBP', value: 900000 } },
+  })),
   gql('profiles.write', 'mutation', 'patchProfileCompany', () => ({ variables: { uuid: world.profile, input: { website: 'https://acme-widgets.example' } } })),
-  gql('profiles.write', 'mutation', 'patchProfileFinancials', () => ({ variables: { uuid: world.profile, input: { revenue: { code: 'GBP', value: 900000 } } } })),
+  gql('profiles.write', 'mutation', 'patchProfileFinancials', () => ({
+    variables: { uuid: world.profile, input: { revenue: { code: 'GBP', value: 900000 } } },
+  })),
   ...(['rest', 'graphql'] as const).map((surface) => {
     // Only the master key that created a profile may move it: the allowed credential is a master key
     // holding exactly profile:write, and the profile is created with it.
@@ -440,15 +560,22 @@ const PROBES: Probe[] = [
       const { uuid } = await json(await postJson(`${app.url}${V1}/profiles/blank`, undefined, bearer(credential.token)), 200);
       return { uuid, target: (await factory.apiKey([UNRELATED_KEY_SCOPE])).keyPrefix };
     };
-    const params = (f: Fixture) => ({ uuid: fixtureId(f, 'uuid', world.profile) as string, targetApiKey: fixtureId(f, 'target', 'key_000000000000') as string });
+    const params = (f: Fixture) => ({
+      uuid: fixtureId(f, 'uuid', world.profile) as string,
+      targetApiKey: fixtureId(f, 'target', 'key_000000000000') as string,
+    });
     return surface === 'rest'
       ? rest('profiles.move', 'put', `${V1}/profiles/:uuid/move/:targetApiKey`, (_c, f) => ({ params: params(f) }), { masterKey: true, prepare })
       : gql('profiles.move', 'mutation', 'moveProfile', (_c, f) => ({ variables: params(f) }), { masterKey: true, prepare });
   }),
   ...(['rest', 'graphql'] as const).map((surface) => {
-    const prepare = async (): Promise<Fixture> => ({ uuid: (await json(await postJson(`${app.url}${V1}/profiles/anonymous`, { countryCode: 'GB' }, bearer(world.setupV1)), 200)).uuid });
+    const prepare = async (): Promise<Fixture> => ({
+      uuid: (await json(await postJson(`${app.url}${V1}/profiles/anonymous`, { countryCode: 'GB' }, bearer(world.setupV1)), 200)).uuid,
+    });
     return surface === 'rest'
-      ? rest('profiles.claim', 'patch', `${V1}/profiles/:uuid/set-ownership`, (_c, f) => ({ params: { uuid: fixtureId(f, 'uuid', world.profile) } }), { prepare })
+      ? rest('profiles.claim', 'patch', `${V1}/profiles/:uuid/set-ownership`, (_c, f) => ({ params: { uuid: fixtureId(f, 'uuid', world.profile) } }), {
+          prepare,
+        })
       : gql('profiles.claim', 'mutation', 'setProfileOwnership', (_c, f) => ({ variables: { uuid: fixtureId(f, 'uuid', world.profile) } }), { prepare });
   }),
   rest('profiles.read', 'get', `${V1}/profiles/:uuid`, (c) => ({ params: { uuid: profileFor(c.kind) } })),
@@ -470,8 +597,12 @@ const PROBES: Probe[] = [
   rest('questionnaires.read', 'get', `${V1}/questionnaires`),
   rest('questionnaires.read', 'get', `${V1}/questionnaires/:id`, () => ({ params: { id: QUESTIONNAIRE } })),
   rest('questionnaires.read', 'get', `${V1}/questionnaires/:questionnaireId/json-schema`, () => ({ params: { questionnaireId: QUESTIONNAIRE } })),
-  rest('questionnaires.read', 'get', `${V1}/questionnaires/:questionnaireId/profiles/:profileId/json-schema`, (c) => ({ params: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind) } })),
-  rest('questionnaires.read', 'get', `${V1}/questionnaires/:questionnaireId/profiles/:profileId/answers`, (c) => ({ params: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind) } })),
+  rest('questionnaires.read', 'get', `${V1}/questionnaires/:questionnaireId/profiles/:profileId/json-schema`, (c) => ({
+    params: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind) },
+  })),
+  rest('questionnaires.read', 'get', `${V1}/questionnaires/:questionnaireId/profiles/:profileId/answers`, (c) => ({
+    params: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind) },
+  })),
   gql('questionnaires.read', 'query', 'questionnaires'),
   gql('questionnaires.read', 'query', 'questionnaire', () => ({ variables: { id: QUESTIONNAIRE } })),
   gql('questionnaires.read', 'query', 'questionnaireJsonSchema', (c) => ({ variables: { id: QUESTIONNAIRE, profileId: profileFor(c.kind) } })),
@@ -488,29 +619,66 @@ const PROBES: Probe[] = [
     params: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind, world.answersProfile) },
     query: 'answerKey=inviteClient',
   })),
-  gql('answers.write', 'mutation', 'putAnswers', (c) => ({ variables: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind, world.answersProfile), answers: ACME_ANSWERS } })),
-  gql('answers.write', 'mutation', 'patchAnswers', (c) => ({ variables: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind, world.answersProfile), answers: { clientName: 'Ada Owner' } } })),
-  gql('answers.write', 'mutation', 'deleteAnswers', (c) => ({ variables: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind, world.answersProfile), answerKeys: ['inviteClient'] } })),
+  gql('answers.write', 'mutation', 'putAnswers', (c) => ({
+    variables: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind, world.answersProfile), answers: ACME_ANSWERS },
+  })),
+  gql('answers.write', 'mutation', 'patchAnswers', (c) => ({
+    variables: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind, world.answersProfile), answers: { clientName: 'Ada Owner' } },
+  })),
+  gql('answers.write', 'mutation', 'deleteAnswers', (c) => ({
+    variables: { questionnaireId: QUESTIONNAIRE, profileId: profileFor(c.kind, world.answersProfile), answerKeys: ['inviteClient'] },
+  })),
 
   // Matching and applying
   rest('funding.read', 'get', `${V1}/profiles/:uuid/funding/matches/count`, (c) => ({ params: { uuid: profileFor(c.kind) } })),
   rest('funding.read', 'get', `${V1}/profiles/:uuid/funding/matches/results`, (c) => ({ params: { uuid: profileFor(c.kind) } })),
   gql('funding.read', 'query', 'profileMatches', (c) => ({ variables: { uuid: profileFor(c.kind) } })),
-  rest('funding.apply', 'post', `${V1}/profiles/:uuid/funding/apply`, () => ({ params: { uuid: world.applyProfile.uuid }, body: world.applyProfile.selection })),
+  rest('funding.apply', 'post', `${V1}/profiles/:uuid/funding/apply`, () => ({
+    params: { uuid: world.applyProfile.uuid },
+    body: world.applyProfile.selection,
+  })),
   gql('funding.apply', 'mutation', 'applyToLenders', () => ({ variables: { profileId: world.applyProfile.uuid, selection: world.applyProfile.selection } })),
 
   // Staff
   gql('deliveries.manage', 'query', 'webhookDeliveries'),
   gql('deliverySummary.read', 'query', 'webhookDeliverySummary'),
-  gql('deliveries.manage', 'mutation', 'redeliverWebhook', (_c, f) => ({ variables: { deliveryId: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfLenderA }),
-  rest('reviews.submit', 'post', `${P}/review-selections/:selectionId/submit`, (_c, f) => ({ params: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
-  gql('reviews.submit', 'mutation', 'submitReviewedSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
+  gql('deliveries.manage', 'mutation', 'redeliverWebhook', (_c, f) => ({ variables: { deliveryId: fixtureId(f, 'deliveryId', NO_SUCH) } }), {
+    prepare: deliveredDeliveryOfLenderA,
+  }),
+  rest('reviews.submit', 'post', `${P}/review-selections/:selectionId/submit`, (_c, f) => ({ params: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), {
+    prepare: freshSelection,
+  }),
+  gql('reviews.submit', 'mutation', 'submitReviewedSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), {
+    prepare: freshSelection,
+  }),
   gql('reviews.read', 'query', 'reviewQueue'),
-  gql('reviews.read', 'query', 'reviewSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
-  gql('reviews.reject', 'mutation', 'rejectReviewSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH), reason: 'Turnover too low' } }), { prepare: freshSelection }),
-  gql('reviews.return', 'mutation', 'returnReviewSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH), reason: 'Choose again' } }), { prepare: freshSelection }),
-  gql('reviews.assign', 'mutation', 'assignReviewSelectionToMe', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), { prepare: freshSelection }),
-  gql('reviews.note', 'mutation', 'addReviewNote', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH), text: 'Checked the accounts' } }), { prepare: freshSelection }),
+  gql('reviews.read', 'query', 'reviewSelection', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), {
+    prepare: freshSelection,
+  }),
+  gql(
+    'reviews.reject',
+    'mutation',
+    'rejectReviewSelection',
+    (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH), reason: 'Turnover too low' } }),
+    { prepare: freshSelection },
+  ),
+  gql(
+    'reviews.return',
+    'mutation',
+    'returnReviewSelection',
+    (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH), reason: 'Choose again' } }),
+    { prepare: freshSelection },
+  ),
+  gql('reviews.assign', 'mutation', 'assignReviewSelectionToMe', (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH) } }), {
+    prepare: freshSelection,
+  }),
+  gql(
+    'reviews.note',
+    'mutation',
+    'addReviewNote',
+    (_c, f) => ({ variables: { selectionId: fixtureId(f, 'selectionId', NO_SUCH), text: 'Checked the accounts' } }),
+    { prepare: freshSelection },
+  ),
   gql('applicationBoard.read', 'query', 'lenderApplicationBoard'),
   gql('applicationBoard.read', 'query', 'lenderApplicationHistory', () => ({ variables: { applicationId: world.documentApplication.applicationId } })),
   gql('insights.read', 'query', 'applicationsByStatus', () => ({ variables: { window: { since: '2026-01-01T00:00:00Z', bucket: 'WEEK' } } })),
@@ -527,7 +695,17 @@ const PROBES: Probe[] = [
   gql('lenders.manage', 'mutation', 'saveLenderProduct', () => ({
     variables: {
       lenderId: world.managedLenderId,
-      input: { productType: 'TERM_LOAN', name: 'Access term loan', minAmount: 10000, maxAmount: 20000, minTermMonths: 6, maxTermMonths: 12, annualRateMin: 7, annualRateMax: 12, active: false },
+      input: {
+        productType: 'TERM_LOAN',
+        name: 'Access term loan',
+        minAmount: 10000,
+        maxAmount: 20000,
+        minTermMonths: 6,
+        maxTermMonths: 12,
+        annualRateMin: 7,
+        annualRateMax: 12,
+        active: false,
+      },
     },
   })),
   gql('lenders.read', 'query', 'lenders'),
@@ -536,15 +714,38 @@ const PROBES: Probe[] = [
 
   // Business V1 applications
   rest('businessApplications.create', 'post', `${B}/applications`, () => ({ tenant: world.t0.id, body: APPLICATION })),
-  rest('businessApplications.create', 'post', `${B}/applications/:applicationId/continue-url`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId }, body: { clickId: 'access-table' } })),
-  rest('businessApplications.create', 'post', `${B}/applications/:applicationId/submit`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId }, body: world.t0.submit })),
+  rest('businessApplications.create', 'post', `${B}/applications/:applicationId/continue-url`, () => ({
+    tenant: world.t0.id,
+    params: { applicationId: world.t0.applicationId },
+    body: { clickId: 'access-table' },
+  })),
+  rest('businessApplications.create', 'post', `${B}/applications/:applicationId/submit`, () => ({
+    tenant: world.t0.id,
+    params: { applicationId: world.t0.applicationId },
+    body: world.t0.submit,
+  })),
   gql('businessApplications.create', 'mutation', 'createApplication', () => ({ tenant: world.t0.id, variables: { input: APPLICATION } })),
-  gql('businessApplications.create', 'mutation', 'submitApplicationToLender', () => ({ tenant: world.t0.id, variables: { applicationId: world.t0.applicationId, ...world.t0.submit } })),
-  rest('continueLinks.revoke', 'delete', `${B}/applications/:applicationId/continue-url`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.revocableApplicationId } })),
+  gql('businessApplications.create', 'mutation', 'submitApplicationToLender', () => ({
+    tenant: world.t0.id,
+    variables: { applicationId: world.t0.applicationId, ...world.t0.submit },
+  })),
+  rest('continueLinks.revoke', 'delete', `${B}/applications/:applicationId/continue-url`, () => ({
+    tenant: world.t0.id,
+    params: { applicationId: world.t0.revocableApplicationId },
+  })),
   gql('continueLinks.revoke', 'mutation', 'revokeContinueUrls', () => ({ tenant: world.t0.id, variables: { applicationId: world.t0.revocableApplicationId } })),
-  rest('businessApplications.read', 'get', `${B}/applications/validate-continue-url`, () => ({ tenant: world.t0.id, query: `continueUrl=${encodeURIComponent(world.t0.continueUrl)}` })),
-  rest('businessApplications.read', 'get', `${B}/applications/:applicationId/matches`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId } })),
-  rest('businessApplications.read', 'get', `${B}/applications/:applicationId/pre-selected`, () => ({ tenant: world.t0.id, params: { applicationId: world.t0.applicationId } })),
+  rest('businessApplications.read', 'get', `${B}/applications/validate-continue-url`, () => ({
+    tenant: world.t0.id,
+    query: `continueUrl=${encodeURIComponent(world.t0.continueUrl)}`,
+  })),
+  rest('businessApplications.read', 'get', `${B}/applications/:applicationId/matches`, () => ({
+    tenant: world.t0.id,
+    params: { applicationId: world.t0.applicationId },
+  })),
+  rest('businessApplications.read', 'get', `${B}/applications/:applicationId/pre-selected`, () => ({
+    tenant: world.t0.id,
+    params: { applicationId: world.t0.applicationId },
+  })),
   gql('businessApplications.read', 'query', 'application', () => ({ tenant: world.t0.id, variables: { id: world.t0.applicationId } })),
 
   // Lender Application API and the client's decisions
@@ -561,29 +762,59 @@ const PROBES: Probe[] = [
       ['rejection', { reason: 'Ineligible', comment: 'Outside our sector appetite' }],
     ] as const
   ).map(([action, body]) =>
-    rest('lenderApplications.respond', 'post', `${L}/applications/:id/${action}`, (_c, f) => ({ params: { id: fixtureId(f, 'applicationId', 2_000_000_000) }, body }), {
-      prepare: async () => ({ applicationId: await storedLenderApplication(app, { lenderId: world.lenderA.lenderId, profileId: world.profile }) }),
-    }),
+    rest(
+      'lenderApplications.respond',
+      'post',
+      `${L}/applications/:id/${action}`,
+      (_c, f) => ({ params: { id: fixtureId(f, 'applicationId', 2_000_000_000) }, body }),
+      {
+        prepare: async () => ({ applicationId: await storedLenderApplication(app, { lenderId: world.lenderA.lenderId, profileId: world.profile }) }),
+      },
+    ),
   ),
   // The lender's own webhook deliveries
   rest('lenderDeliveries.read', 'get', `${L}/deliveries`),
   rest('lenderEvents.read', 'get', `${L}/events`),
   rest('lenderEndpoints.test', 'post', `${L}/endpoints/:kind/test`, () => ({ params: { kind: 'created' } })),
-  rest('lenderDeliveries.replay', 'post', `${L}/deliveries/:id/redeliver`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfLenderA }),
+  rest('lenderDeliveries.replay', 'post', `${L}/deliveries/:id/redeliver`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), {
+    prepare: deliveredDeliveryOfLenderA,
+  }),
   rest('lenderDeliveries.replay', 'post', `${L}/deliveries/replay`, () => ({ body: { status: 'FAILED' } })),
-  rest('lenderDeliveries.read', 'get', `${L}/deliveries/:id`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfLenderA }),
+  rest('lenderDeliveries.read', 'get', `${L}/deliveries/:id`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), {
+    prepare: deliveredDeliveryOfLenderA,
+  }),
   rest('lenderEndpoints.read', 'get', `${L}/endpoints`),
   rest('lenderEndpoints.write', 'patch', `${L}/endpoints/:kind`, () => ({ params: { kind: 'updated' }, body: { enabled: true } })),
   rest('lenderSecrets.rotate', 'post', `${L}/webhook-secret/rotate`, () => ({ body: { overlapSeconds: 60 } })),
-  ...(['client-secret', 'password'] as const).map((credential) => keepingLenderACredentials(rest('lenderCredentials.rotate', 'post', `${L}/credentials/${credential}/rotate`))),
+  ...(['client-secret', 'password'] as const).map((credential) =>
+    keepingLenderACredentials(rest('lenderCredentials.rotate', 'post', `${L}/credentials/${credential}/rotate`)),
+  ),
   // An integrator account's webhook endpoints, deliveries and events
   rest('webhookEndpoints.read', 'get', `${P}/webhook-endpoints`),
-  rest('webhookEndpoints.read', 'get', `${P}/webhook-endpoints/:endpointId`, (_c, f) => ({ params: { endpointId: fixtureId(f, 'endpointId', NO_SUCH) } }), { prepare: accountEndpoint }),
-  rest('webhookEndpoints.manage', 'post', `${P}/webhook-endpoints`, () => ({ body: { url: 'https://hooks.example.com/access-table', eventTypes: ['offer.created'] } })),
-  rest('webhookEndpoints.manage', 'patch', `${P}/webhook-endpoints/:endpointId`, (_c, f) => ({ params: { endpointId: fixtureId(f, 'endpointId', NO_SUCH) }, body: { enabled: false } }), { prepare: accountEndpoint }),
-  rest('webhookEndpoints.manage', 'delete', `${P}/webhook-endpoints/:endpointId`, (_c, f) => ({ params: { endpointId: fixtureId(f, 'endpointId', NO_SUCH) } }), { prepare: accountEndpoint }),
+  rest('webhookEndpoints.read', 'get', `${P}/webhook-endpoints/:endpointId`, (_c, f) => ({ params: { endpointId: fixtureId(f, 'endpointId', NO_SUCH) } }), {
+    prepare: accountEndpoint,
+  }),
+  rest('webhookEndpoints.manage', 'post', `${P}/webhook-endpoints`, () => ({
+    body: { url: 'https://hooks.example.com/access-table', eventTypes: ['offer.created'] },
+  })),
+  rest(
+    'webhookEndpoints.manage',
+    'patch',
+    `${P}/webhook-endpoints/:endpointId`,
+    (_c, f) => ({ params: { endpointId: fixtureId(f, 'endpointId', NO_SUCH) }, body: { enabled: false } }),
+    { prepare: accountEndpoint },
+  ),
+  rest(
+    'webhookEndpoints.manage',
+    'delete',
+    `${P}/webhook-endpoints/:endpointId`,
+    (_c, f) => ({ params: { endpointId: fixtureId(f, 'endpointId', NO_SUCH) } }),
+    { prepare: accountEndpoint },
+  ),
   rest('integratorDeliveries.read', 'get', `${P}/webhook-deliveries`),
-  rest('integratorDeliveries.replay', 'post', `${P}/webhook-deliveries/:id/redeliver`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), { prepare: deliveredDeliveryOfAccount }),
+  rest('integratorDeliveries.replay', 'post', `${P}/webhook-deliveries/:id/redeliver`, (_c, f) => ({ params: { id: fixtureId(f, 'deliveryId', NO_SUCH) } }), {
+    prepare: deliveredDeliveryOfAccount,
+  }),
   rest('integratorDeliveries.replay', 'post', `${P}/webhook-deliveries/replay`, () => ({ body: { status: 'FAILED' } })),
   rest('integratorEvents.read', 'get', `${P}/events`),
   ...[V1, B].flatMap((base) =>
@@ -594,9 +825,15 @@ const PROBES: Probe[] = [
         ['resubmit', 'Failed'],
       ] as const
     ).map(([decision, state]) =>
-      rest('lenderApplications.decide', 'post', `${base}/lender-applications/:applicationId/${decision}`, (_c, f) => ({ params: { applicationId: fixtureId(f, 'applicationId', 2_000_000_000) } }), {
-        prepare: decisionFixture(state),
-      }),
+      rest(
+        'lenderApplications.decide',
+        'post',
+        `${base}/lender-applications/:applicationId/${decision}`,
+        (_c, f) => ({ params: { applicationId: fixtureId(f, 'applicationId', 2_000_000_000) } }),
+        {
+          prepare: decisionFixture(state),
+        },
+      ),
     ),
   ),
   ...(
@@ -606,10 +843,19 @@ const PROBES: Probe[] = [
       ['resubmitApplication', 'Failed'],
     ] as const
   ).map(([field, state]) =>
-    gql('lenderApplications.decide', 'mutation', field, (_c, f) => ({ variables: { applicationId: fixtureId(f, 'applicationId', 2_000_000_000) } }), { prepare: decisionFixture(state) }),
+    gql('lenderApplications.decide', 'mutation', field, (_c, f) => ({ variables: { applicationId: fixtureId(f, 'applicationId', 2_000_000_000) } }), {
+      prepare: decisionFixture(state),
+    }),
   ),
-  ws('applicationEvents.subscribe', 'applicationStatusChanged', 'subscription($a: Int) { applicationStatusChanged(applicationId: $a) { applicationId } }', (c) => eventTrigger(c, 'status')),
-  ws('applicationEvents.subscribe', 'offerStatusChanged', 'subscription($a: Int) { offerStatusChanged(applicationId: $a) { applicationId } }', (c) => eventTrigger(c, 'offer')),
+  ws(
+    'applicationEvents.subscribe',
+    'applicationStatusChanged',
+    'subscription($a: Int) { applicationStatusChanged(applicationId: $a) { applicationId } }',
+    (c) => eventTrigger(c, 'status'),
+  ),
+  ws('applicationEvents.subscribe', 'offerStatusChanged', 'subscription($a: Int) { offerStatusChanged(applicationId: $a) { applicationId } }', (c) =>
+    eventTrigger(c, 'offer'),
+  ),
 ];
 
 // ----------------------------------------------------------------------------- the expectations
@@ -798,7 +1044,7 @@ const FIELD_PROBES: FieldProbe[] = [
  * needs one of the row's scopes itself. Their kinds are still probed on both sides.
  */
 const SCOPE_MET_BY_EVERY_PARENT: Partial<Record<Operation, string>> = {
-  'Profile.applications': 'platform and tenant tokens reach a Profile only through profile or Tenant.profile, which need profile:read, one of the row\'s scopes',
+  'Profile.applications': "platform and tenant tokens reach a Profile only through profile or Tenant.profile, which need profile:read, one of the row's scopes",
 };
 
 interface FieldCase {
@@ -825,7 +1071,14 @@ function fieldCasesOf(probe: FieldProbe): FieldCase[] {
     const parents = probe.parents.filter((parent) => ruleOf(parent.operation).tokens.includes(kind) && surfaceTakes('graphql', kind));
     if (parents.length === 0) continue; // the root field refuses this kind before the field is asked: its own probes say so
     if (!rule.tokens.includes(kind)) {
-      out.push({ probe, parent: parents[0]!, kind, held: 'strongest', expected: 'forbidden', title: `${probe.operation} · ${kind} (kind not allowed), below ${parents[0]!.root} → FORBIDDEN on the field` });
+      out.push({
+        probe,
+        parent: parents[0]!,
+        kind,
+        held: 'strongest',
+        expected: 'forbidden',
+        title: `${probe.operation} · ${kind} (kind not allowed), below ${parents[0]!.root} → FORBIDDEN on the field`,
+      });
       continue;
     }
     for (const parent of parents) {
@@ -839,7 +1092,14 @@ function fieldCasesOf(probe: FieldProbe): FieldCase[] {
       }
       const lacking = base.length ? [...base] : [UNRELATED_KEY_SCOPE];
       if (!meets(effective(lacking), scopes)) {
-        out.push({ probe, parent, kind, held: lacking, expected: 'forbidden', title: `${probe.operation} · ${kind}[${lacking.join(' ')}] below ${parent.root} (lacks ${scopes.join(' or ')}) → FORBIDDEN on the field` });
+        out.push({
+          probe,
+          parent,
+          kind,
+          held: lacking,
+          expected: 'forbidden',
+          title: `${probe.operation} · ${kind}[${lacking.join(' ')}] below ${parent.root} (lacks ${scopes.join(' or ')}) → FORBIDDEN on the field`,
+        });
       }
     }
   }
@@ -876,7 +1136,9 @@ describe('the probes cover the access table, the routes and the schema', () => {
     for (const p of PROBES) if ('route' in p.target) probedRoutes.set(p.target.route, (probedRoutes.get(p.target.route) ?? new Set()).add(p.operation));
     const unknown = [...probedRoutes.keys()].filter((key) => !ROUTE_BY_KEY.has(key));
     expect(unknown, 'probes of routes that the route table does not have').toEqual([]);
-    const unprobed = ROUTES.filter((r) => r.surface !== 'public').map((r) => routeKey(r.method, r.path)).filter((key) => !probedRoutes.has(key));
+    const unprobed = ROUTES.filter((r) => r.surface !== 'public')
+      .map((r) => routeKey(r.method, r.path))
+      .filter((key) => !probedRoutes.has(key));
     expect(unprobed, 'routes without a probe').toEqual([]);
     const ambiguous = [...probedRoutes].filter(([, ops]) => ops.size > 1).map(([key]) => key);
     expect(ambiguous).toEqual([]);
@@ -902,11 +1164,21 @@ describe('the probes cover the access table, the routes and the schema', () => {
 
   it('every field row has a probe below a parent, answered for each kind it allows, and refused on the field for lack of its scope', () => {
     const rows = (Object.keys(ACCESS_POLICY) as Operation[]).filter((op) => /^[A-Z]\w*\.\w+$/.test(op));
-    expect(rows.filter((row) => !FIELD_PROBES.some((p) => p.operation === row)), 'field rows without a probe').toEqual([]);
-    const unanswered = rows.flatMap((row) => ruleOf(row).tokens.filter((kind) => !FIELD_CASES.some((c) => c.probe.operation === row && c.kind === kind && c.expected === 'answered')).map((kind) => `${row}: ${kind}`));
+    expect(
+      rows.filter((row) => !FIELD_PROBES.some((p) => p.operation === row)),
+      'field rows without a probe',
+    ).toEqual([]);
+    const unanswered = rows.flatMap((row) =>
+      ruleOf(row)
+        .tokens.filter((kind) => !FIELD_CASES.some((c) => c.probe.operation === row && c.kind === kind && c.expected === 'answered'))
+        .map((kind) => `${row}: ${kind}`),
+    );
     expect(unanswered, 'allowed kinds never answered').toEqual([]);
     const neverLacking = rows.filter(
-      (row) => scopesOf(row).length > 0 && !FIELD_CASES.some((c) => c.probe.operation === row && c.expected === 'forbidden' && c.held !== 'strongest') && !SCOPE_MET_BY_EVERY_PARENT[row],
+      (row) =>
+        scopesOf(row).length > 0 &&
+        !FIELD_CASES.some((c) => c.probe.operation === row && c.expected === 'forbidden' && c.held !== 'strongest') &&
+        !SCOPE_MET_BY_EVERY_PARENT[row],
     );
     expect(neverLacking, 'field rows whose scope is never lacked (or declared impossible to lack)').toEqual([]);
   });
@@ -933,7 +1205,10 @@ const BACKGROUND_COLUMNS: Record<string, string> = { api_key: 'lastUsedAt' };
 
 /** Writes since `after`, per table and statement, counted by statement-level triggers (a zero-row UPDATE counts too). */
 async function writesSince(after: bigint): Promise<string[]> {
-  const rows = await db().$queryRawUnsafe<Array<{ table_name: string; operation: string }>>('SELECT table_name, operation FROM test_write_log WHERE id > $1 ORDER BY id', after);
+  const rows = await db().$queryRawUnsafe<Array<{ table_name: string; operation: string }>>(
+    'SELECT table_name, operation FROM test_write_log WHERE id > $1 ORDER BY id',
+    after,
+  );
   return rows.map((r) => `${r.operation} ${r.table_name}`);
 }
 
@@ -965,10 +1240,18 @@ describe('reads never write: a GET writes nothing unless its route declares what
       // A table with a background column counts the updates of its other columns only.
       const background = BACKGROUND_COLUMNS[table];
       const columns = background
-        ? (await db().$queryRawUnsafe<Array<{ name: string }>>('SELECT column_name::text AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name <> $2', table, background)).map((c) => `"${c.name}"`)
+        ? (
+            await db().$queryRawUnsafe<Array<{ name: string }>>(
+              'SELECT column_name::text AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name <> $2',
+              table,
+              background,
+            )
+          ).map((c) => `"${c.name}"`)
         : [];
       const update = background ? `UPDATE OF ${columns.join(', ')}` : 'UPDATE';
-      await db().$executeRawUnsafe(`CREATE TRIGGER test_write_log AFTER INSERT OR ${update} OR DELETE OR TRUNCATE ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION test_log_write()`);
+      await db().$executeRawUnsafe(
+        `CREATE TRIGGER test_write_log AFTER INSERT OR ${update} OR DELETE OR TRUNCATE ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION test_log_write()`,
+      );
     }
   });
   // The probes of the matrix below run without the counter.
@@ -1073,32 +1356,50 @@ describe('regressions named by the issue ("one access decision per operation")',
 
   it('an API key with only funding:read gets 200 on GET /api/marketplace/v1/profiles/{uuid}/funding/matches/count (was 403 "lacks the scope profile:read")', async () => {
     const credential = await onlyScope('funding:read');
-    const outcome = await restOutcome(app.url, { method: 'get', path: `${V1}/profiles/${world.profile}/funding/matches/count`, headers: bearer(credential.token) });
+    const outcome = await restOutcome(app.url, {
+      method: 'get',
+      path: `${V1}/profiles/${world.profile}/funding/matches/count`,
+      headers: bearer(credential.token),
+    });
     expect(outcome.status, outcome.text).toBe(200);
     expect(Number(outcome.text)).toBeGreaterThan(0);
   });
 
   it('questionnaire:read alone gets 200 on GET /api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/answers', async () => {
     const credential = await onlyScope('questionnaire:read');
-    const outcome = await restOutcome(app.url, { method: 'get', path: `${V1}/questionnaires/${QUESTIONNAIRE}/profiles/${world.profile}/answers`, headers: bearer(credential.token) });
+    const outcome = await restOutcome(app.url, {
+      method: 'get',
+      path: `${V1}/questionnaires/${QUESTIONNAIRE}/profiles/${world.profile}/answers`,
+      headers: bearer(credential.token),
+    });
     expect(outcome.status, outcome.text).toBe(200);
     expect(JSON.parse(outcome.text)).toMatchObject({ companyName: 'ACME WIDGETS LIMITED' });
   });
 
-  it("a profile:read-only platform token gets { tenant { profile { documents cases } } } answered or refused exactly as the field rows say", async () => {
+  it('a profile:read-only platform token gets { tenant { profile { documents cases } } } answered or refused exactly as the field rows say', async () => {
     const credential = await factory.keyToken('platform', ['profile:read']);
     const res = JSON.parse(
-      (await graphqlOutcome(app.url, 'query($id: ID!) { tenant(id: $id) { id profile { uuid documents { id } cases { id } } } }', { id: world.t0.id }, bearer(credential.token))).text,
+      (
+        await graphqlOutcome(
+          app.url,
+          'query($id: ID!) { tenant(id: $id) { id profile { uuid documents { id } cases { id } } } }',
+          { id: world.t0.id },
+          bearer(credential.token),
+        )
+      ).text,
     );
     const refused = (['Profile.documents', 'Profile.cases'] as const).filter((row) => !scopesOf(row).includes('profile:read')).map(fieldName);
     const errors = (res.errors ?? []) as Array<{ path: unknown[]; extensions: { code: string } }>;
     expect(errors.map((e) => [e.path.join('.'), e.extensions.code])).toEqual(refused.map((field) => [`tenant.profile.${field}`, 'FORBIDDEN']));
     expect(res.data.tenant.id).toBe(world.t0.id);
     // A refused field is a non-null list, so its refusal nulls the (nullable) profile; with none refused, the profile is whole.
-    if (refused.length === 0) expect(res.data.tenant.profile).toMatchObject({ uuid: world.t0.profileId, documents: expect.any(Array), cases: expect.any(Array) });
+    if (refused.length === 0)
+      expect(res.data.tenant.profile).toMatchObject({ uuid: world.t0.profileId, documents: expect.any(Array), cases: expect.any(Array) });
     else expect(res.data.tenant.profile).toBeNull();
     // The same token reads the cases alone: their row asks for profile:read.
-    const cases = JSON.parse((await graphqlOutcome(app.url, 'query($id: ID!) { tenant(id: $id) { profile { cases { id } } } }', { id: world.t0.id }, bearer(credential.token))).text);
+    const cases = JSON.parse(
+      (await graphqlOutcome(app.url, 'query($id: ID!) { tenant(id: $id) { profile { cases { id } } } }', { id: world.t0.id }, bearer(credential.token))).text,
+    );
     expect(cases.errors).toBeUndefined();
     expect(cases.data.tenant.profile.cases).toEqual(expect.any(Array));
   });

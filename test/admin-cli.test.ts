@@ -113,9 +113,23 @@ describe('npm run admin', () => {
   });
 
   it('register-lender prints credentials once that obtain an id_token at /oauth/token', async () => {
-    const run = await admin(['register-lender', '--name', 'Acme Capital', '--application-url', 'https://acme.example/applications'], { PUBLIC_URL: app.runtime.config.PUBLIC_URL });
+    const run = await admin(['register-lender', '--name', 'Acme Capital', '--application-url', 'https://acme.example/applications'], {
+      PUBLIC_URL: app.runtime.config.PUBLIC_URL,
+    });
     const credentials = resultOf(run);
-    expect(Object.keys(credentials)).toEqual(['clientId', 'clientSecret', 'username', 'password', 'audience', 'tokenUrl', 'webhookSecret', 'authorizationTokenKey', 'previousWebhookSecretValidUntil', 'lenderId', 'slug']);
+    expect(Object.keys(credentials)).toEqual([
+      'clientId',
+      'clientSecret',
+      'username',
+      'password',
+      'audience',
+      'tokenUrl',
+      'webhookSecret',
+      'authorizationTokenKey',
+      'previousWebhookSecretValidUntil',
+      'lenderId',
+      'slug',
+    ]);
     expect(credentials.audience).toBe(`${app.runtime.config.PUBLIC_URL}/api/platform/v1/funding`);
     expect(credentials.tokenUrl).toBe(`${app.runtime.config.PUBLIC_URL}/oauth/token`);
     expect(run.output).toMatch(/shown once/);
@@ -177,7 +191,10 @@ describe('npm run admin', () => {
     { args: ['create-user', '--email', 'a@example.test', '--role', 'OWNER'], message: /--role must be one of ADMIN, MEMBER, STAFF/ },
     { args: ['create-user', '--email', 'a@example.test', '--colour', 'blue'], message: /Unknown option '--colour'; usage:/ },
     { args: ['register-lender', '--name', 'X', '--application-url', 'ftp://x.example'], message: /--application-url must be an http\(s\) URL/ },
-    { args: ['register-lender', '--name', 'X', '--application-url', 'https://x.example', '--update-url', 'nope'], message: /--update-url must be an http\(s\) URL/ },
+    {
+      args: ['register-lender', '--name', 'X', '--application-url', 'https://x.example', '--update-url', 'nope'],
+      message: /--update-url must be an http\(s\) URL/,
+    },
     { args: ['lender-credentials', '--lender-id', 'abc'], message: /--lender-id must be a lender's numeric id/ },
   ])('bad usage $args exits 2 with a one-line usage error', async ({ args, message }) => {
     const run = await admin(args);
@@ -206,9 +223,12 @@ describe("credentials for the deployment's public URL", () => {
     try {
       await waitForHealth(`http://127.0.0.1:${port}`, server);
       // Recorded right after it starts listening.
-      for (let i = 0; i < 100 && !(await readFile(path.join(serverDataDir, 'server.json'), 'utf8').catch(() => '')); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && !(await readFile(path.join(serverDataDir, 'server.json'), 'utf8').catch(() => '')); i++)
+        await new Promise((r) => setTimeout(r, 100));
 
-      const run = await admin(['register-lender', '--name', 'Beside Bank', '--application-url', 'https://beside.example/applications'], { DATA_DIR: serverDataDir });
+      const run = await admin(['register-lender', '--name', 'Beside Bank', '--application-url', 'https://beside.example/applications'], {
+        DATA_DIR: serverDataDir,
+      });
       const credentials = resultOf(run);
       expect(credentials.audience).toBe(`${serverUrl}/api/platform/v1/funding`);
       expect(credentials.tokenUrl).toBe(`${serverUrl}/oauth/token`);
@@ -231,9 +251,13 @@ describe("credentials for the deployment's public URL", () => {
       await server.stop();
     }
     // Stopped: its record is gone, and the CLI says which URL it assumed instead.
-    const alone = await admin(['register-lender', '--name', 'Alone Bank', '--application-url', 'https://alone.example/applications'], { DATA_DIR: serverDataDir });
+    const alone = await admin(['register-lender', '--name', 'Alone Bank', '--application-url', 'https://alone.example/applications'], {
+      DATA_DIR: serverDataDir,
+    });
     expect(resultOf(alone).audience).toBe('http://localhost:4000/api/platform/v1/funding');
-    expect(alone.output).toMatch(/No running server was found in .*server\.json and PUBLIC_URL is not set: the credentials below assume the deployment answers at http:\/\/localhost:4000/);
+    expect(alone.output).toMatch(
+      /No running server was found in .*server\.json and PUBLIC_URL is not set: the credentials below assume the deployment answers at http:\/\/localhost:4000/,
+    );
     await rm(serverDataDir, { recursive: true, force: true });
   }, 240_000);
 });

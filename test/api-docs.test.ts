@@ -30,7 +30,10 @@ afterAll(async () => {
 
 describe('GET /docs', () => {
   it('shows the reference on its first screen, not a loading skeleton, offline, from a compressed script', { timeout: 120_000 }, async () => {
-    const openapi = (await (await fetch(`${app.url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, Record<string, { summary?: string }>> };
+    const openapi = (await (await fetch(`${app.url}/openapi.json`)).json()) as {
+      info: { title: string };
+      paths: Record<string, Record<string, { summary?: string }>>;
+    };
     const summaries = Object.values(openapi.paths).flatMap((operations) => Object.values(operations).map((o) => o.summary!));
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -105,22 +108,35 @@ describe('GET /docs', () => {
 describe('the reference and the document are sent compressed', () => {
   /** The raw answer (fetch would decompress it): its encoding and the bytes on the wire. */
   const raw = (path: string, acceptEncoding: string) =>
-    new Promise<{ status: number | undefined; encoding: string | undefined; type: string | undefined; vary: string | undefined; bytes: Buffer }>((resolve, reject) => {
-      get(`${app.url}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, encoding: res.headers['content-encoding'], type: res.headers['content-type'], vary: res.headers.vary, bytes: Buffer.concat(chunks) }));
-      }).on('error', reject);
-    });
+    new Promise<{ status: number | undefined; encoding: string | undefined; type: string | undefined; vary: string | undefined; bytes: Buffer }>(
+      (resolve, reject) => {
+        get(`${app.url}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode,
+              encoding: res.headers['content-encoding'],
+              type: res.headers['content-type'],
+              vary: res.headers.vary,
+              bytes: Buffer.concat(chunks),
+            }),
+          );
+        }).on('error', reject);
+      },
+    );
 
-  it.for(['/openapi.json', '/docs/assets/scalar/standalone.esm.js'])('%s: gzip when asked, the same bytes once inflated, several times smaller', async (path) => {
-    const plain = await raw(path, 'identity');
-    expect(plain.encoding).toBeUndefined();
-    const zipped = await raw(path, 'gzip');
-    expect(zipped.encoding).toBe('gzip');
-    expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
-    expect(zipped.bytes.length * 3).toBeLessThan(plain.bytes.length);
-  });
+  it.for(['/openapi.json', '/docs/assets/scalar/standalone.esm.js'])(
+    '%s: gzip when asked, the same bytes once inflated, several times smaller',
+    async (path) => {
+      const plain = await raw(path, 'identity');
+      expect(plain.encoding).toBeUndefined();
+      const zipped = await raw(path, 'gzip');
+      expect(zipped.encoding).toBe('gzip');
+      expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
+      expect(zipped.bytes.length * 3).toBeLessThan(plain.bytes.length);
+    },
+  );
 
   it("the renderer's modules the page preloads: Brotli or gzip as the build compressed them, typed as scripts, the same bytes once decoded", async () => {
     const page = await (await fetch(`${app.url}/docs`)).text();
@@ -131,7 +147,12 @@ describe('the reference and the document are sent compressed', () => {
       const plain = await raw(path, 'identity');
       expect([plain.status, plain.encoding, plain.type], path).toEqual([200, undefined, expect.stringMatching(/^text\/javascript/)]);
       const brotli = await raw(path, 'gzip, deflate, br');
-      expect([brotli.status, brotli.encoding, brotli.type, brotli.vary], path).toEqual([200, 'br', expect.stringMatching(/^text\/javascript/), 'Accept-Encoding']);
+      expect([brotli.status, brotli.encoding, brotli.type, brotli.vary], path).toEqual([
+        200,
+        'br',
+        expect.stringMatching(/^text\/javascript/),
+        'Accept-Encoding',
+      ]);
       expect(brotliDecompressSync(brotli.bytes).equals(plain.bytes), path).toBe(true);
       const zipped = await raw(path, 'gzip');
       expect([zipped.encoding, zipped.type], path).toEqual(['gzip', expect.stringMatching(/^text\/javascript/)]);

@@ -70,15 +70,24 @@ async function countedOnRows(who: 'staff' | 'A', filter: { lenderId?: number; st
 }
 
 async function expectBoardCountsTrue(): Promise<void> {
-  const filters = [{}, { lenderId: lenders[0]!.credentials.lenderId }, { status: 'Offered' }, { lenderId: lenders[1]!.credentials.lenderId, status: 'In Review' }];
-  for (const [who, headers] of [['staff', staff], ['A', memberA]] as const) {
+  const filters = [
+    {},
+    { lenderId: lenders[0]!.credentials.lenderId },
+    { status: 'Offered' },
+    { lenderId: lenders[1]!.credentials.lenderId, status: 'In Review' },
+  ];
+  for (const [who, headers] of [
+    ['staff', staff],
+    ['A', memberA],
+  ] as const) {
     for (const filter of filters) {
       const res = await graphql(app.url, COUNTS, { f: filter }, headers);
       expect(res.errors).toBeUndefined();
       const answered = res.data!.lenderApplicationBoard as { totalCount: number; statusCounts: Array<{ status: string; count: number }> };
       const expected = await countedOnRows(who, filter);
       expect({ who, filter, total: answered.totalCount }).toEqual({ who, filter, total: expected.total });
-      for (const { status, count } of answered.statusCounts) expect({ who, filter, status, count }).toEqual({ who, filter, status, count: expected.byStatus.get(status) ?? 0 });
+      for (const { status, count } of answered.statusCounts)
+        expect({ who, filter, status, count }).toEqual({ who, filter, status, count: expected.byStatus.get(status) ?? 0 });
     }
   }
 }
@@ -86,7 +95,10 @@ async function expectBoardCountsTrue(): Promise<void> {
 async function submit(profile: { id: string }, lenderId: number, count = 1): Promise<number[]> {
   const payload = storedApplicationDocument({ lenderId });
   // Several in one statement, as a bulk import would write them.
-  const made = await db().lenderApplication.createManyAndReturn({ data: Array.from({ length: count }, () => ({ lenderId, profileId: profile.id, status: 'In Review', payload: payload as never })), select: { id: true } });
+  const made = await db().lenderApplication.createManyAndReturn({
+    data: Array.from({ length: count }, () => ({ lenderId, profileId: profile.id, status: 'In Review', payload: payload as never })),
+    select: { id: true },
+  });
   return made.map((m) => m.id);
 }
 
@@ -108,7 +120,13 @@ beforeAll(async () => {
   accountA = await signUpIntegrator(app, 'counters-a');
   accountB = await signUpIntegrator(app, 'counters-b');
   const userA = (await db().platformUser.findFirstOrThrow({ where: { accountId: accountA.accountId } })).id;
-  const staffUser = await createAccountWithUser(db(), { environment: 'demo', accountName: 'ops', email: 'counters-staff@example.test', password: 'counters-staff-pw-1', role: 'STAFF' });
+  const staffUser = await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'ops',
+    email: 'counters-staff@example.test',
+    password: 'counters-staff-pw-1',
+    role: 'STAFF',
+  });
   const factory = new CredentialFactory(app, accountA.loginToken, { accountId: accountA.accountId, userId: userA }, staffUser);
   staff = bearer((await factory.login(['staff'])).token);
   memberA = bearer((await factory.login([UNRELATED_LOGIN_SCOPE])).token);
@@ -129,8 +147,12 @@ describe('board counters', () => {
     const client = new pg.Client({ connectionString: scratch.url });
     await client.connect();
     try {
-      await client.query('DROP TABLE application_count_by_lender, application_count_by_profile; DROP FUNCTION count_lender_applications, clear_lender_application_counts CASCADE');
-      const profile = (await client.query<{ id: string }>(`INSERT INTO profile (id, environment, "updatedAt") VALUES (gen_random_uuid(), 'demo', now()) RETURNING id`)).rows[0]!.id;
+      await client.query(
+        'DROP TABLE application_count_by_lender, application_count_by_profile; DROP FUNCTION count_lender_applications, clear_lender_application_counts CASCADE',
+      );
+      const profile = (
+        await client.query<{ id: string }>(`INSERT INTO profile (id, environment, "updatedAt") VALUES (gen_random_uuid(), 'demo', now()) RETURNING id`)
+      ).rows[0]!.id;
       await client.query(
         `INSERT INTO lender_application ("lenderId", "profileId", status, "updatedAt")
          SELECT l.id, $1, (ARRAY['In Review', 'Offered', 'Failed'])[1 + n % 3], now() FROM generate_series(1, 40) n JOIN LATERAL (SELECT id FROM lender ORDER BY id OFFSET n % 2 LIMIT 1) l ON true`,
@@ -142,7 +164,10 @@ describe('board counters', () => {
         SELECT * FROM (SELECT environment, "lenderId", status, count(*) AS n FROM lender_application GROUP BY 1, 2, 3) counted
         FULL JOIN application_count_by_lender kept USING (environment, "lenderId", status) WHERE counted.n IS DISTINCT FROM kept.count`);
       expect(differences.rows).toEqual([]);
-      const kept = await client.query<{ status: string; count: string }>('SELECT status, sum(count)::text AS count FROM application_count_by_profile WHERE "profileId" = $1 GROUP BY status ORDER BY status', [profile]);
+      const kept = await client.query<{ status: string; count: string }>(
+        'SELECT status, sum(count)::text AS count FROM application_count_by_profile WHERE "profileId" = $1 GROUP BY status ORDER BY status',
+        [profile],
+      );
       expect(kept.rows).toEqual([
         { status: 'Failed', count: '8' },
         { status: 'In Review', count: '13' },
@@ -206,7 +231,9 @@ describe('board counters', () => {
     await expect(
       db().$transaction(async (tx) => {
         await tx.$executeRawUnsafe('TRUNCATE lender_application CASCADE');
-        const [left] = await tx.$queryRawUnsafe<Array<{ n: bigint }>>('SELECT (SELECT count(*) FROM application_count_by_lender) + (SELECT count(*) FROM application_count_by_profile) AS n');
+        const [left] = await tx.$queryRawUnsafe<Array<{ n: bigint }>>(
+          'SELECT (SELECT count(*) FROM application_count_by_lender) + (SELECT count(*) FROM application_count_by_profile) AS n',
+        );
         expect(Number(left!.n)).toBe(0);
         throw new Error('roll back');
       }),

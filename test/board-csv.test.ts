@@ -42,6 +42,14 @@ describe('board CSV export', () => {
   });
 
   it('writes rows with CRLF, one cell per value', () => {
-    expect(csvOf(['name', 'amount'], [['A;=1', -5], ['B', null]])).toBe(`name,amount\r\n"'A;=1",-5\r\nB,\r\n`);
+    expect(
+      csvOf(
+        ['name', 'amount'],
+        [
+          ['A;=1', -5],
+          ['B', null],
+        ],
+      ),
+    ).toBe(`name,amount\r\n"'A;=1",-5\r\nB,\r\n`);
   });
 });

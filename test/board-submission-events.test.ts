@@ -26,7 +26,13 @@ beforeAll(async () => {
   owner = await signUpIntegrator(app, 'submit-events-owner');
   stranger = await signUpIntegrator(app, 'submit-events-stranger');
   v1 = bearer((await marketplaceV1Token(app, owner.apiKey)).jwt);
-  const reviewer = await createAccountWithUser(db(), { environment: 'demo', accountName: 'specialists', email: 'submit-events-staff@example.test', password: 'submit-events-staff-pw', role: 'STAFF' });
+  const reviewer = await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'specialists',
+    email: 'submit-events-staff@example.test',
+    password: 'submit-events-staff-pw',
+    role: 'STAFF',
+  });
   const ownerUser = (await db().platformUser.findFirstOrThrow({ where: { accountId: owner.accountId } })).id;
   const factory = new CredentialFactory(app, owner.loginToken, { accountId: owner.accountId, userId: ownerUser }, reviewer);
   staffLogin = (await factory.login(['staff'])).token;
@@ -37,11 +43,15 @@ afterAll(() => app?.close());
 async function queuedSelection(): Promise<{ selectionId: string; lenderId: number }> {
   const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
   await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, {
-    method: 'PUT', headers: { ...v1, 'content-type': 'application/json' }, body: JSON.stringify(ACME_ANSWERS),
+    method: 'PUT',
+    headers: { ...v1, 'content-type': 'application/json' },
+    body: JSON.stringify(ACME_ANSWERS),
   });
   const search = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/funding/matches/results`, { headers: v1 })).json();
   const lenders = await db().lender.findMany({ where: { id: { in: search.matches.map((m: { lender: { id: number } }) => m.lender.id) } } });
-  const easy = lenders.find((l) => !JSON.stringify(l.requiredFields).includes('tradeHistory') && !JSON.stringify(l.requiredFields).includes('directorOrSecretaryDetails'))!;
+  const easy = lenders.find(
+    (l) => !JSON.stringify(l.requiredFields).includes('tradeHistory') && !JSON.stringify(l.requiredFields).includes('directorOrSecretaryDetails'),
+  )!;
   const product = search.matches.find((m: { lender: { id: number } }) => m.lender.id === easy.id).product as string;
   expect((await postJson(`${app.url}/api/marketplace/v1/profiles/${uuid}/funding/apply`, [{ lenderId: easy.id, products: [product] }], v1)).status).toBe(200);
   const selection = await db().reviewSelection.findFirstOrThrow({ where: { profileId: uuid }, orderBy: { createdAt: 'desc' } });
@@ -59,7 +69,12 @@ describe('submission publishes the new applications live', () => {
     const strangerSub = await subscribe(app.url, EVENTS, {}, { authorization: `Bearer ${stranger.loginToken}` });
     try {
       await settle();
-      const res = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { lenderId applicationId } } }', { s: selectionId }, bearer(staffLogin));
+      const res = await graphql(
+        app.url,
+        'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { lenderId applicationId } } }',
+        { s: selectionId },
+        bearer(staffLogin),
+      );
       expect(res.errors).toBeUndefined();
       const [created] = res.data!.submitReviewedSelection.applications as Array<{ applicationId: number; lenderId: number }>;
       const announced = { data: { applicationStatusChanged: { applicationId: created!.applicationId, status: 'In Review', lenderId } } };

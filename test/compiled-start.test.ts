@@ -28,7 +28,12 @@ describe('npm start, compiled', () => {
     database = await createTestDatabase();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    proc = startEntry('src/processes/main.ts', [], { DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, SEED_DEMO_DATA: 'true' }, { compiled: true });
+    proc = startEntry(
+      'src/processes/main.ts',
+      [],
+      { DATABASE_URL: database.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir, SEED_DEMO_DATA: 'true' },
+      { compiled: true },
+    );
     await waitForHealth(url, proc);
     app = { url } as TestApp;
   }, 180_000);

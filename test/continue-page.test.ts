@@ -23,7 +23,11 @@ async function applicationWithLink(): Promise<{ auth: Record<string, string>; id
   const { id: tenantId } = await createTenant(app, me.platformToken);
   const auth = bearer((await platformToken(app, me.apiKey, tenantId)).access_token);
   expect((await postJson(`${app.url}${B}/profile`, { companyInformation: { registrationNumber: '09876543' } }, auth)).status).toBe(201);
-  const created = await postJson(`${app.url}${B}/applications`, { ...ACME_APPLICATION, fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24 }, auth);
+  const created = await postJson(
+    `${app.url}${B}/applications`,
+    { ...ACME_APPLICATION, fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24 },
+    auth,
+  );
   expect(created.status).toBe(201);
   const { id } = await created.json();
   const { continueUrl } = await (await postJson(`${app.url}${B}/applications/${id}/continue-url`, {}, auth)).json();
@@ -56,9 +60,11 @@ describe('the continue page', () => {
       expect(review).toContain(id);
       expect(review).toContain('£150,000');
       expect(review).toContain('24 months');
-      const shown = await page.getByTestId('continue-match').evaluateAll((items) =>
-        items.map((li) => ({ lender: Number(li.getAttribute('data-lender-id')), product: li.getAttribute('data-product'), text: li.textContent ?? '' })),
-      );
+      const shown = await page
+        .getByTestId('continue-match')
+        .evaluateAll((items) =>
+          items.map((li) => ({ lender: Number(li.getAttribute('data-lender-id')), product: li.getAttribute('data-product'), text: li.textContent ?? '' })),
+        );
       expect(shown.map(({ lender, product }) => ({ lender, product }))).toEqual(
         matches.matches.map((m: { lender: { id: number }; product: string }) => ({ lender: m.lender.id, product: m.product })),
       );

@@ -75,14 +75,17 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('credential changes across a Re
     database = await createTestDatabase();
     path = await redisPath(new URL(redisUrl));
     const start = async (url: string) => {
-      const config = loadConfig({}, {
-        DATABASE_URL: database!.url,
-        DB_POOL_SIZE: 2,
-        REDIS_URL: url,
-        REDIS_KEY_PREFIX: prefix,
-        AUTH_SIGNING_KEYS: await testSigningKeys(),
-        SEED_DEMO_DATA: false,
-      });
+      const config = loadConfig(
+        {},
+        {
+          DATABASE_URL: database!.url,
+          DB_POOL_SIZE: 2,
+          REDIS_URL: url,
+          REDIS_KEY_PREFIX: prefix,
+          AUTH_SIGNING_KEYS: await testSigningKeys(),
+          SEED_DEMO_DATA: false,
+        },
+      );
       const runtime = await startRuntime(config, { prepareDatabase: false, logger: createLogger('silent') });
       runtimes.push(runtime);
       return runtime;
@@ -109,14 +112,21 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('credential changes across a Re
     await bothListening();
     const prisma = connected.database.prisma;
     const clientId = `outage-test-${randomUUID()}`;
-    const lender = await prisma.lender.create({ data: { name: 'Outage Lender', slug: `outage-lender-${randomUUID().slice(0, 8)}`, applicationUrl: 'https://lender.example/applications', clientId } });
+    const lender = await prisma.lender.create({
+      data: { name: 'Outage Lender', slug: `outage-lender-${randomUUID().slice(0, 8)}`, applicationUrl: 'https://lender.example/applications', clientId },
+    });
     const actor: Actor = { kind: 'lender', lenderId: lender.id, clientId, scopes: [] };
     await cutOff.auth.credentialStatus.assertActive(actor);
     await connected.auth.credentialStatus.assertActive(actor);
-    return { actor, id: `lender-client:${clientId}`, deactivate: async () => void (await prisma.lender.update({ where: { id: lender.id }, data: { active: false } })) };
+    return {
+      actor,
+      id: `lender-client:${clientId}`,
+      deactivate: async () => void (await prisma.lender.update({ where: { id: lender.id }, data: { active: false } })),
+    };
   }
 
-  const refused = (runtime: Runtime, actor: Actor) => expect(runtime.auth.credentialStatus.assertActive(actor)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  const refused = (runtime: Runtime, actor: Actor) =>
+    expect(runtime.auth.credentialStatus.assertActive(actor)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
 
   it('an announcement Redis refused is sent again when the announcing process is connected again', async () => {
     const lender = await activeLender();

@@ -29,13 +29,19 @@ const HISTORY = 'query($id: Int!) { lenderApplicationHistory(applicationId: $id)
 async function storedApplication(account: Integrator, companyName: string): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: account.accountId, companyInformation: { name: companyName } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName, amount: '80000.00' }) },
+    data: {
+      lenderId: lender.lenderId,
+      profileId: profile.id,
+      status: 'In Review',
+      payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName, amount: '80000.00' }),
+    },
   });
   await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'In Review' } });
   return row.id;
 }
 
-const boardPage = async (headers: Record<string, string>, filter: Record<string, unknown> = {}, page: { first?: number; after?: string } = {}) => graphql(app.url, BOARD, { f: filter, ...page }, headers);
+const boardPage = async (headers: Record<string, string>, filter: Record<string, unknown> = {}, page: { first?: number; after?: string } = {}) =>
+  graphql(app.url, BOARD, { f: filter, ...page }, headers);
 /** The board's first page of the largest size, its rows where the board used to answer a list. */
 const board = async (headers: Record<string, string>, filter: Record<string, unknown> = {}) => {
   const res = await boardPage(headers, filter, { first: 200 });
@@ -53,7 +59,13 @@ beforeAll(async () => {
   accountA = await signUpIntegrator(app, 'board-a');
   accountB = await signUpIntegrator(app, 'board-b');
   const userA = (await db().platformUser.findFirstOrThrow({ where: { accountId: accountA.accountId } })).id;
-  const staffUser = await createAccountWithUser(db(), { environment: 'demo', accountName: 'ops', email: 'board-staff@example.test', password: 'board-staff-pw-1', role: 'STAFF' });
+  const staffUser = await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'ops',
+    email: 'board-staff@example.test',
+    password: 'board-staff-pw-1',
+    role: 'STAFF',
+  });
   const factory = new CredentialFactory(app, accountA.loginToken, { accountId: accountA.accountId, userId: userA }, staffUser);
   staff = bearer((await factory.login(['staff'])).token);
   memberA = bearer((await factory.login([UNRELATED_LOGIN_SCOPE])).token);
@@ -98,7 +110,10 @@ describe('Query.lenderApplicationBoard', () => {
 
   it('updatedSince returns exactly the rows changed at or after it (the catch-up after a lost connection)', async () => {
     const rows = (await board(staff)).data!.lenderApplicationBoard as Array<{ id: number; updatedAt: string }>;
-    const lastSeen = rows.map((r) => r.updatedAt).sort().at(-1)!;
+    const lastSeen = rows
+      .map((r) => r.updatedAt)
+      .sort()
+      .at(-1)!;
     await new Promise((r) => setTimeout(r, 5));
     await lenderAcknowledges(app, await lenderIdToken(app, lender), b1, 'changed after the last change seen');
     const since = await board(staff, { updatedSince: new Date(Date.parse(lastSeen) + 1).toISOString() });
@@ -122,7 +137,10 @@ describe('Query.lenderApplicationBoard', () => {
     for (let pages = 0; pages < 10; pages++) {
       const res = await boardPage(memberA, {}, { first: 1, ...(after ? { after } : {}) });
       expect(res.errors).toBeUndefined();
-      const page = res.data!.lenderApplicationBoard as { nodes: Array<{ id: number; updatedAt: string }>; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
+      const page = res.data!.lenderApplicationBoard as {
+        nodes: Array<{ id: number; updatedAt: string }>;
+        pageInfo: { endCursor: string | null; hasNextPage: boolean };
+      };
       expect(page.nodes.length).toBeLessThanOrEqual(1);
       seen.push(...page.nodes.map((r) => r.id));
       if (!page.pageInfo.hasNextPage) break;
@@ -155,7 +173,13 @@ describe('Query.lenderApplicationHistory', () => {
     expect(accepted.errors).toBeUndefined();
     const res = await graphql(app.url, HISTORY, { id: a1 }, memberA);
     expect(res.errors).toBeUndefined();
-    const entries = res.data!.lenderApplicationHistory as Array<{ kind: string; status: string; fromStatus: string | null; replacedAt: string | null; offer: { reference: string } | null }>;
+    const entries = res.data!.lenderApplicationHistory as Array<{
+      kind: string;
+      status: string;
+      fromStatus: string | null;
+      replacedAt: string | null;
+      offer: { reference: string } | null;
+    }>;
     expect(entries.filter((e) => e.kind === 'STATUS').map((e) => [e.fromStatus, e.status])).toEqual([
       [null, 'In Review'],
       ['In Review', 'Offered'],
@@ -179,9 +203,15 @@ describe('Query.lenderApplicationHistory', () => {
 });
 
 describe('Query.reviewSelection', () => {
-  const PREVIEW = 'query($id: ID!) { reviewSelection(selectionId: $id) { state applicant { companyName amount } lenders { lenderId matched products reasons missingFields { field message } } } }';
+  const PREVIEW =
+    'query($id: ID!) { reviewSelection(selectionId: $id) { state applicant { companyName amount } lenders { lenderId matched products reasons missingFields { field message } } } }';
 
-  async function queuedSelection(pick: (matches: Array<{ lender: { id: number }; product: string }>, easy: Array<{ lenderId: number; products: string[] }>) => Array<{ lenderId: number; products: string[] }>) {
+  async function queuedSelection(
+    pick: (
+      matches: Array<{ lender: { id: number }; product: string }>,
+      easy: Array<{ lenderId: number; products: string[] }>,
+    ) => Array<{ lenderId: number; products: string[] }>,
+  ) {
     const v1 = bearer((await marketplaceV1Token(app, accountA.apiKey)).jwt);
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
     await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, {
@@ -228,4 +258,3 @@ describe('Query.reviewSelection', () => {
     expect(malformed.errors?.[0]?.extensions).toMatchObject({ status: 400 });
   });
 });
-

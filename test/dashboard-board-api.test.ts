@@ -80,7 +80,13 @@ beforeAll(async () => {
   accountA = await signUpIntegrator(app, 'board-sort-a');
   accountB = await signUpIntegrator(app, 'board-sort-b');
   const userA = (await db().platformUser.findFirstOrThrow({ where: { accountId: accountA.accountId } })).id;
-  const staffUser = await createAccountWithUser(db(), { environment: 'demo', accountName: 'ops', email: 'board-sort-staff@example.test', password: 'board-sort-staff-pw-1', role: 'STAFF' });
+  const staffUser = await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'ops',
+    email: 'board-sort-staff@example.test',
+    password: 'board-sort-staff-pw-1',
+    role: 'STAFF',
+  });
   const factory = new CredentialFactory(app, accountA.loginToken, { accountId: accountA.accountId, userId: userA }, staffUser);
   staff = bearer((await factory.login(['staff'])).token);
   memberA = bearer((await factory.login([UNRELATED_LOGIN_SCOPE])).token);
@@ -145,14 +151,20 @@ describe('lenderApplicationBoard: orders and keyset pages', () => {
 
   it("a cursor of another order is a 400 naming 'after'", async () => {
     const first = await graphql(app.url, BOARD, { f: {}, first: 2, o: { field: 'AMOUNT', direction: 'ASC' } }, staff);
-    const res = await graphql(app.url, BOARD, { f: {}, first: 2, o: { field: 'COMPANY', direction: 'ASC' }, after: first.data!.lenderApplicationBoard.pageInfo.endCursor }, staff);
+    const res = await graphql(
+      app.url,
+      BOARD,
+      { f: {}, first: 2, o: { field: 'COMPANY', direction: 'ASC' }, after: first.data!.lenderApplicationBoard.pageInfo.endCursor },
+      staff,
+    );
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST' });
     expect(JSON.stringify(res.errors?.[0]?.extensions)).toContain('after');
   });
 });
 
 describe('lenderApplicationBoard: search', () => {
-  const search = async (headers: Record<string, string>, text: string) => (await everyRow(headers, { search: text }, { field: 'LAST_CHANGE', direction: 'DESC' }, 50)).rows.map((r) => r.id).sort((a, b) => a - b);
+  const search = async (headers: Record<string, string>, text: string) =>
+    (await everyRow(headers, { search: text }, { field: 'LAST_CHANGE', direction: 'DESC' }, 50)).rows.map((r) => r.id).sort((a, b) => a - b);
   const idsOf = (rows: Seeded[]) => rows.map((r) => r.id).sort((a, b) => a - b);
 
   it('finds by company name prefix (any case), registration number, lender reference and id', async () => {
@@ -183,7 +195,10 @@ describe('lenderApplicationBoard: total and counts per status', () => {
     const res = await graphql(app.url, BOARD, { f: filter, first: 1 }, headers);
     expect(res.errors).toBeUndefined();
     const page = res.data!.lenderApplicationBoard;
-    return { total: page.totalCount as number, byStatus: Object.fromEntries((page.statusCounts as Array<{ status: string; count: number }>).map((c) => [c.status, c.count])) };
+    return {
+      total: page.totalCount as number,
+      byStatus: Object.fromEntries((page.statusCounts as Array<{ status: string; count: number }>).map((c) => [c.status, c.count])),
+    };
   };
   const tally = (rows: Seeded[]) => Object.fromEntries(STATUSES.map((s) => [s, rows.filter((r) => r.status === s).length]));
 

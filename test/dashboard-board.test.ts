@@ -139,7 +139,12 @@ describe('the board with 300 applications (staff)', () => {
 
   it('at 390 px nothing scrolls sideways and axe finds nothing serious', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 391).slice(0, 8).map((e) => `${e.tagName}.${e.className}#${e.id}:${Math.round(e.getBoundingClientRect().right)}`));
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > 391)
+        .slice(0, 8)
+        .map((e) => `${e.tagName}.${e.className}#${e.id}:${Math.round(e.getBoundingClientRect().right)}`),
+    );
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: wide.join(' ') }).toBeLessThanOrEqual(390);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -37,7 +37,14 @@ beforeAll(async () => {
   const search = await db().fundingSearch.create({ data: { profileId: profile.id, amount: 50_000 } });
   for (const [index, hoursAgo] of [0.5, 5, 30, 50, 100].entries()) {
     await db().reviewSelection.create({
-      data: { profileId: profile.id, fundingSearchId: search.id, selection: [], contentHash: `insights-${index}`, state: index === 2 ? 'IN_REVIEW' : 'PENDING_REVIEW', createdAt: new Date(Date.now() - hoursAgo * 3_600_000) },
+      data: {
+        profileId: profile.id,
+        fundingSearchId: search.id,
+        selection: [],
+        contentHash: `insights-${index}`,
+        state: index === 2 ? 'IN_REVIEW' : 'PENDING_REVIEW',
+        createdAt: new Date(Date.now() - hoursAgo * 3_600_000),
+      },
     });
   }
   browser = await launchBrowser();
@@ -65,9 +72,17 @@ async function openInsights(page: Page, email: string, password: string): Promis
 
 /** The pipeline table's numbers, period → status → count (zeros left out, as the SQL counts them). */
 async function pipelineTable(page: Page): Promise<Map<string, Map<string, number>>> {
-  const rows = await page.locator('[data-testid="pipeline-table"] tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => [tr.getAttribute('data-period')!, [...tr.querySelectorAll('td[data-status]')].map((td) => [td.getAttribute('data-status')!, Number(td.textContent)] as const)] as const),
-  );
+  const rows = await page
+    .locator('[data-testid="pipeline-table"] tbody tr')
+    .evaluateAll((trs) =>
+      trs.map(
+        (tr) =>
+          [
+            tr.getAttribute('data-period')!,
+            [...tr.querySelectorAll('td[data-status]')].map((td) => [td.getAttribute('data-status')!, Number(td.textContent)] as const),
+          ] as const,
+      ),
+    );
   return new Map(rows.map(([period, counts]) => [period, new Map(counts.filter(([, n]) => n > 0))] as const).filter(([, m]) => m.size > 0));
 }
 
@@ -165,9 +180,15 @@ describe('the insights view', () => {
       // shell's header at 390 px is the shell's own (its test holds the whole page to 390 px).
       const overflowing = () =>
         page.evaluate(() =>
-          [document.querySelector('[data-testid="insights"]')!, ...document.querySelectorAll('[data-testid="insights"] figure, [data-testid="insights"] .filters, [data-testid="insights"] canvas')]
+          [
+            document.querySelector('[data-testid="insights"]')!,
+            ...document.querySelectorAll('[data-testid="insights"] figure, [data-testid="insights"] .filters, [data-testid="insights"] canvas'),
+          ]
             .filter((e) => e.getBoundingClientRect().right > 391 || e.scrollWidth > e.clientWidth + 1)
-            .map((e) => `${e.tagName.toLowerCase()}${e.getAttribute('data-testid') ? `[${e.getAttribute('data-testid')}]` : ''} (${Math.round(e.getBoundingClientRect().right)}, ${e.scrollWidth}/${e.clientWidth})`),
+            .map(
+              (e) =>
+                `${e.tagName.toLowerCase()}${e.getAttribute('data-testid') ? `[${e.getAttribute('data-testid')}]` : ''} (${Math.round(e.getBoundingClientRect().right)}, ${e.scrollWidth}/${e.clientWidth})`,
+            ),
         );
       await expect.poll(overflowing).toEqual([]);
       if (screenshots) await page.screenshot({ path: 'docs/dashboard-insights-390.png', fullPage: true });

@@ -40,7 +40,12 @@ const SETTINGS = 'query { lenderSettings { lenderId applicationUrl updateUrl pro
 async function acknowledgedApplication(lender: LenderCredentials, companyName: string): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: integrator.accountId, companyInformation: { name: companyName } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName }) },
+    data: {
+      lenderId: lender.lenderId,
+      profileId: profile.id,
+      status: 'In Review',
+      payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName }),
+    },
   });
   await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'In Review' } });
   await lenderAcknowledges(app, await lenderIdToken(app, lender), row.id);
@@ -91,7 +96,10 @@ beforeAll(async () => {
   await acknowledgedApplication(healthyLender, 'DELTA DAIRIES LTD');
   await acknowledgedApplication(healthyLender, 'EPSILON ENGINES LTD');
   await acknowledgedApplication(failingLender, 'ZETA ZINC LTD');
-  await eventually(() => db().webhookDelivery.findMany({ where: { lenderId: { in: [first!.id, second!.id] } } }), (rows) => rows.length === 3 && rows.every((r) => r.status === 'DELIVERED' || r.status === 'DEAD'));
+  await eventually(
+    () => db().webhookDelivery.findMany({ where: { lenderId: { in: [first!.id, second!.id] } } }),
+    (rows) => rows.length === 3 && rows.every((r) => r.status === 'DELIVERED' || r.status === 'DEAD'),
+  );
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
@@ -106,7 +114,15 @@ describe('webhookDeliverySummary and lenderSettings, least privileged', () => {
     const staff = await signIn(app, STAFF.email, STAFF.password);
     const res = await graphql(app.url, SUMMARY, {}, { authorization: `Bearer ${staff}` });
     expect(res.errors).toBeUndefined();
-    const rows = res.data!.webhookDeliverySummary as Array<{ lenderId: number; delivered: number; dead: number; failing: number; pending: number; total: number; successRate: number | null }>;
+    const rows = res.data!.webhookDeliverySummary as Array<{
+      lenderId: number;
+      delivered: number;
+      dead: number;
+      failing: number;
+      pending: number;
+      total: number;
+      successRate: number | null;
+    }>;
     expect(rows[0]).toMatchObject({ lenderId: failingLender.lenderId, delivered: 0, dead: 1, failing: 0, pending: 0, total: 1, successRate: 0 });
     expect(rows.find((r) => r.lenderId === healthyLender.lenderId)).toMatchObject({ delivered: 2, dead: 0, failing: 0, total: 2, successRate: 1 });
     for (const row of rows) {
@@ -120,7 +136,11 @@ describe('webhookDeliverySummary and lenderSettings, least privileged', () => {
 
   it('refuses an integrator login, a platform token and a Marketplace V1 token', async () => {
     const v1 = (await marketplaceV1Token(app, integrator.apiKey)).jwt;
-    for (const [who, token] of [['integrator login', integrator.loginToken], ['platform token', integrator.platformToken], ['Marketplace V1 token', v1]] as const) {
+    for (const [who, token] of [
+      ['integrator login', integrator.loginToken],
+      ['platform token', integrator.platformToken],
+      ['Marketplace V1 token', v1],
+    ] as const) {
       for (const query of [SUMMARY, SETTINGS]) {
         const res = await graphql(app.url, query, {}, { authorization: `Bearer ${token}` });
         expect(res.errors?.[0]?.extensions?.code, `${who}: ${query}`).toBe('FORBIDDEN');
@@ -129,7 +149,7 @@ describe('webhookDeliverySummary and lenderSettings, least privileged', () => {
     }
   });
 
-  it("lenderSettings gives staff the URLs and terms, never a secret", async () => {
+  it('lenderSettings gives staff the URLs and terms, never a secret', async () => {
     const staff = await signIn(app, STAFF.email, STAFF.password);
     const res = await graphql(app.url, 'query { lenderSettings { lenderId applicationUrl updateUrl } }', {}, { authorization: `Bearer ${staff}` });
     expect(res.errors).toBeUndefined();
@@ -184,16 +204,26 @@ describe('the console in Chromium at 1280 px', () => {
     expect(await page.getByTestId('delivery-success').locator('canvas').count()).toBe(1);
   });
 
-  it("catalogue: an existing product opens with its terms; changing one keeps every other", async () => {
+  it('catalogue: an existing product opens with its terms; changing one keeps every other', async () => {
     const product = await db().lenderProduct.findFirstOrThrow({ where: { lenderId: healthyLender.lenderId }, orderBy: { id: 'asc' } });
     // Terms the form does not show must survive a save from it.
     await db().lenderProduct.update({
       where: { id: product.id },
-      data: { minGrade: 'C', arrangementFeePct: 2.5, exitFeePct: 1.25, requirements: { personalGuarantee: true }, excludedSectors: ['HAULAGE'], likelihoodBase: 0.7 },
+      data: {
+        minGrade: 'C',
+        arrangementFeePct: 2.5,
+        exitFeePct: 1.25,
+        requirements: { personalGuarantee: true },
+        excludedSectors: ['HAULAGE'],
+        likelihoodBase: 0.7,
+      },
     });
     const before = await db().lenderProduct.findUniqueOrThrow({ where: { id: product.id } });
     await page.getByRole('button', { name: 'Lender catalogue' }).click();
-    await page.getByRole('button', { name: new RegExp(`^Edit terms of ${product.name.replace(/[()]/g, '.')}`) }).first().click();
+    await page
+      .getByRole('button', { name: new RegExp(`^Edit terms of ${product.name.replace(/[()]/g, '.')}`) })
+      .first()
+      .click();
     const form = page.getByRole('form', { name: 'Save a product' });
     await expect.poll(() => form.getByLabel('Minimum amount (£)').inputValue()).toBe(String(Number(before.minAmount)));
     expect(await form.getByLabel('Product name').inputValue()).toBe(before.name);
@@ -209,7 +239,9 @@ describe('the console in Chromium at 1280 px', () => {
     expect(JSON.parse(JSON.stringify(keptAfter))).toEqual(JSON.parse(JSON.stringify(keptBefore)));
 
     // The webhook form starts from the lender's URLs; its secret is nowhere on the page.
-    await page.getByRole('button', { name: `Webhook URLs of ${(await db().lender.findUniqueOrThrow({ where: { id: healthyLender.lenderId } })).name}` }).click();
+    await page
+      .getByRole('button', { name: `Webhook URLs of ${(await db().lender.findUniqueOrThrow({ where: { id: healthyLender.lenderId } })).name}` })
+      .click();
     const webhooks = page.getByRole('form', { name: 'Webhook URLs' });
     await expect.poll(() => webhooks.getByLabel('Application URL').inputValue()).toBe(`${healthy.url}/hooks/applications`);
     expect(await webhooks.getByLabel('Update URL (optional)').inputValue()).toBe('');
@@ -226,7 +258,11 @@ describe('the console at 390 px', () => {
     await page.goto(`${app.url}/app/dashboard`);
     const boxes = await Promise.all(['Email', 'Password'].map(async (label) => (await page.getByLabel(label).boundingBox())!));
     const [email, password] = boxes as [NonNullable<(typeof boxes)[0]>, NonNullable<(typeof boxes)[0]>];
-    const overlap = email.x < password.x + password.width && password.x < email.x + email.width && email.y < password.y + password.height && password.y < email.y + email.height;
+    const overlap =
+      email.x < password.x + password.width &&
+      password.x < email.x + email.width &&
+      email.y < password.y + password.height &&
+      password.y < email.y + email.height;
     expect(overlap).toBe(false);
     for (const box of boxes) expect(box.x + box.width).toBeLessThanOrEqual(390);
     expect(await pageWidth(page)).toBeLessThanOrEqual(390);
@@ -248,7 +284,10 @@ describe('the console at 390 px', () => {
     }
     // A stacked row labels each value: the first delivery row's cells show their column names.
     await page.getByRole('button', { name: 'Deliveries' }).click();
-    const label = await page.locator('[data-testid^="delivery-"] td[data-label="URL"]').first().evaluate((td) => getComputedStyle(td, '::before').content);
+    const label = await page
+      .locator('[data-testid^="delivery-"] td[data-label="URL"]')
+      .first()
+      .evaluate((td) => getComputedStyle(td, '::before').content);
     expect(label).toBe('"URL"');
     await page.close();
   });

@@ -45,7 +45,14 @@ async function signInOnPage(page: Page): Promise<void> {
 
 beforeAll(async () => {
   app = await startTestApp();
-  await createAccountWithUser(db(), { environment: 'demo', accountName: 'queue-ops', email: STAFF.email, password: STAFF.password, role: 'STAFF', name: 'Quinn Reviewer' });
+  await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'queue-ops',
+    email: STAFF.email,
+    password: STAFF.password,
+    role: 'STAFF',
+    name: 'Quinn Reviewer',
+  });
   client = await applicationWithLink(app, await signUpIntegrator(app, 'queue-integrator'), COMPANY);
   browser = await launchBrowser();
 });
@@ -156,7 +163,9 @@ describe('the review queue (staff) and back to the client', () => {
       await review.getByRole('button', { name: 'Reject' }).click();
       await expect.poll(() => review.getByTestId('selection-state').textContent(), { timeout: 20_000 }).toBe('Rejected');
       expect(await review.getByTestId('decision-reason').textContent()).toContain(REASON);
-      expect(await review.getByTestId('selection-history').textContent()).toMatch(/Assigned by Quinn Reviewer.*Note by Quinn Reviewer.*Rejected by Quinn Reviewer/s);
+      expect(await review.getByTestId('selection-history').textContent()).toMatch(
+        /Assigned by Quinn Reviewer.*Note by Quinn Reviewer.*Rejected by Quinn Reviewer/s,
+      );
 
       await page.setViewportSize({ width: 390, height: 900 });
       // This view's part of 390 px: nothing of the review queue reaches past the screen's edge (the

@@ -33,7 +33,12 @@ const PAGE_OPTIONS = { viewport: { width: 1024, height: 800 }, bypassCSP: true }
 async function storedApplication(account: Integrator, companyName: string): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: account.accountId, companyInformation: { name: companyName } } });
   const row = await db().lenderApplication.create({
-    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName }) },
+    data: {
+      lenderId: lender.lenderId,
+      profileId: profile.id,
+      status: 'In Review',
+      payload: storedApplicationDocument({ lenderId: lender.lenderId, companyName }),
+    },
   });
   await db().applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: 'In Review' } });
   return row.id;
@@ -47,7 +52,8 @@ async function signInOnPage(page: Page, email: string, password: string): Promis
   await page.locator('[data-testid="connection"][data-state="live"]').waitFor();
 }
 
-const cell = (page: Page, applicationId: number, name: 'status' | 'offer' | 'acknowledged') => page.locator(`[data-testid="row-${applicationId}"] [data-testid="${name}"]`);
+const cell = (page: Page, applicationId: number, name: 'status' | 'offer' | 'acknowledged') =>
+  page.locator(`[data-testid="row-${applicationId}"] [data-testid="${name}"]`);
 const lenderToken = () => lenderIdToken(app, lender);
 
 async function expectAccessible(page: Page, name: string): Promise<void> {
@@ -158,11 +164,17 @@ describe('the live board (staff)', () => {
 
 describe('deliveries', () => {
   it('redelivers a dead-lettered delivery from the page; it reaches the lender receiver', async () => {
-    await eventually(() => db().webhookDelivery.count({ where: { status: { in: ['PENDING', 'FAILED'] } } }), (n) => n === 0);
+    await eventually(
+      () => db().webhookDelivery.count({ where: { status: { in: ['PENDING', 'FAILED'] } } }),
+      (n) => n === 0,
+    );
     receiver.answers = [500, 500, 500];
     const applicationId = await storedApplication(accountA, 'GAMMA GARAGES LTD');
     await lenderAcknowledges(app, await lenderToken(), applicationId);
-    const dead = await eventually(() => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationId } }), (d) => d.status === 'DEAD');
+    const dead = await eventually(
+      () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationId } }),
+      (d) => d.status === 'DEAD',
+    );
     receiver.answers = [];
     const receivedBefore = receiver.received.length;
 
@@ -179,7 +191,10 @@ describe('deliveries', () => {
     await row.getByRole('button', { name: /Redeliver/ }).click();
     await expect.poll(() => staffPage.getByTestId('notice').textContent()).toContain('queued again');
 
-    const delivered = await eventually(() => db().webhookDelivery.findUniqueOrThrow({ where: { id: dead.id } }), (d) => d.status === 'DELIVERED');
+    const delivered = await eventually(
+      () => db().webhookDelivery.findUniqueOrThrow({ where: { id: dead.id } }),
+      (d) => d.status === 'DELIVERED',
+    );
     await staffPage.locator('#delivery-status').selectOption('DELIVERED');
     await expect.poll(() => staffPage.getByTestId(`delivery-${dead.id}`).getByRole('listitem').first().textContent()).toMatch(/: 204, \d+ ms/);
     expect(delivered.lastStatusCode).toBe(204);
@@ -325,7 +340,10 @@ describe('a non-staff user of an integrator account', () => {
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="connection"][data-state="live"]').waitFor();
     // The board's History buttons are reachable and open the panel, which takes the focus.
-    await page.getByRole('button', { name: /^History of application/ }).first().focus();
+    await page
+      .getByRole('button', { name: /^History of application/ })
+      .first()
+      .focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('history-title');
     await page.close();
@@ -333,7 +351,7 @@ describe('a non-staff user of an integrator account', () => {
 });
 
 describe('the content security policy', () => {
-  it("is set on the page, and the dashboard runs under it: its own script, style and connections only", async () => {
+  it('is set on the page, and the dashboard runs under it: its own script, style and connections only', async () => {
     const res = await fetch(`${app.url}/app/dashboard`);
     expect(res.headers.get('content-security-policy')).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",

@@ -41,8 +41,24 @@ function steadyTraffic(baseUrl: string, auth: Record<string, string>) {
   let running = true;
   const requests: Array<[string, () => Promise<Response>]> = [
     ['list tenants', () => fetch(`${baseUrl}/api/marketplace/v2/tenants`, { headers: auth })],
-    ['create tenant', () => fetch(`${baseUrl}/api/marketplace/v2/tenants`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ referenceId: `r-${Math.random()}` }) })],
-    ['graphql lenders', () => fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: '{ lenders { name } }' }) })],
+    [
+      'create tenant',
+      () =>
+        fetch(`${baseUrl}/api/marketplace/v2/tenants`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ referenceId: `r-${Math.random()}` }),
+        }),
+    ],
+    [
+      'graphql lenders',
+      () =>
+        fetch(`${baseUrl}/graphql`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ query: '{ lenders { name } }' }),
+        }),
+    ],
   ];
   const lanes = requests.map(async ([what, send]) => {
     while (running) {
@@ -111,7 +127,10 @@ describe('a database that goes away under traffic', () => {
     await waitForHealth(baseUrl, system);
 
     // The test's own view of the database, not through the proxy.
-    const runtime: Runtime = await startRuntime(loadConfig({}, { DATABASE_URL: database.url, PORT: 0, LOG_LEVEL: 'silent', AUTH_SIGNING_KEYS: env.AUTH_SIGNING_KEYS, SEED_DEMO_DATA: false }), { prepareDatabase: false });
+    const runtime: Runtime = await startRuntime(
+      loadConfig({}, { DATABASE_URL: database.url, PORT: 0, LOG_LEVEL: 'silent', AUTH_SIGNING_KEYS: env.AUTH_SIGNING_KEYS, SEED_DEMO_DATA: false }),
+      { prepareDatabase: false },
+    );
     cleanups.push(() => runtime.close());
     const integrator = await signUpIntegrator({ url: baseUrl, runtime } as TestApp);
     const auth = bearer(integrator.platformToken);
@@ -123,13 +142,26 @@ describe('a database that goes away under traffic', () => {
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
         const application = await db.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'In Review' } });
-        ids.push(await db.$transaction((tx) => queueDelivery(runtime.contextFor(), tx, { lenderApplicationId: application.id, lenderId: lender.id, event: 'APPLICATION_CREATED', url: receiver.url, payload: { application: { id: application.id } } })));
+        ids.push(
+          await db.$transaction((tx) =>
+            queueDelivery(runtime.contextFor(), tx, {
+              lenderApplicationId: application.id,
+              lenderId: lender.id,
+              event: 'APPLICATION_CREATED',
+              url: receiver.url,
+              payload: { application: { id: application.id } },
+            }),
+          ),
+        );
       }
       return ids;
     };
 
     const traffic = steadyTraffic(baseUrl, auth);
-    await eventually(async () => traffic.answers.length, (n) => n >= 6);
+    await eventually(
+      async () => traffic.answers.length,
+      (n) => n >= 6,
+    );
     const before = await queueDeliveries(5);
     proxy.cut();
     const cutAt = Date.now();
@@ -138,7 +170,11 @@ describe('a database that goes away under traffic', () => {
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
     proxy.resume();
     const resumedAt = Date.now();
-    await eventually(async () => summary(traffic.answers.filter((a) => a.at > resumedAt)), (after) => after.recovered, RECOVERY_BOUND_MS);
+    await eventually(
+      async () => summary(traffic.answers.filter((a) => a.at > resumedAt)),
+      (after) => after.recovered,
+      RECOVERY_BOUND_MS,
+    );
     await traffic.stop();
 
     expect(system.child.exitCode).toBeNull();
@@ -148,7 +184,11 @@ describe('a database that goes away under traffic', () => {
     expect(system.output()).not.toMatch(/Unhandled 'error' event|unhandled error in REST route/);
 
     const ids = [...before, ...during];
-    await eventually(() => db.webhookDelivery.count({ where: { id: { in: ids }, status: 'DELIVERED' } }), (n) => n === ids.length, RECOVERY_BOUND_MS * 2);
+    await eventually(
+      () => db.webhookDelivery.count({ where: { id: { in: ids }, status: 'DELIVERED' } }),
+      (n) => n === ids.length,
+      RECOVERY_BOUND_MS * 2,
+    );
     expect(new Set(receiver.received.map((r) => String(r.headers['webhook-id'])))).toEqual(new Set(ids));
   });
 
@@ -174,7 +214,10 @@ describe('a database that goes away under traffic', () => {
     const auth = bearer((await platformToken(app, key.key)).access_token);
 
     const traffic = steadyTraffic(baseUrl, auth);
-    await eventually(async () => traffic.answers.length, (n) => n >= 6);
+    await eventually(
+      async () => traffic.answers.length,
+      (n) => n >= 6,
+    );
     const postmasterPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
     process.kill(postmasterPid, 'SIGKILL');
     const killedAt = Date.now();

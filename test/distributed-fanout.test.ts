@@ -48,7 +48,12 @@ interface Subscriber {
 }
 
 async function subscriber(name: string, gateway: string, query: string, auth: Record<string, string>): Promise<Subscriber> {
-  const client: Client = createClient({ url: `${gateway.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: false, retryAttempts: 0, connectionParams: auth,
+  const client: Client = createClient({
+    url: `${gateway.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    lazy: false,
+    retryAttempts: 0,
+    connectionParams: auth,
     // The close is recorded below (closedWith), not printed.
     onNonLazyError: () => {},
   });
@@ -154,7 +159,9 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
       lenders.map(async (lender) => {
         const credentials = await issueLenderCredentials(prisma, lender.id, 'demo', rest);
         const auth = bearer(await lenderIdToken(app, credentials));
-        const application = await prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'In Review', payload: { application: {} } } });
+        const application = await prisma.lenderApplication.create({
+          data: { lenderId: lender.id, profileId: profile.id, status: 'In Review', payload: { application: {} } },
+        });
         return { auth, applicationId: application.id };
       }),
     );
@@ -187,7 +194,11 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
       const before = [await executions(gateway, operation), await subgraphExecutions(subgraph)];
       await event();
       // Counted as the event arrives: wait for every group's execution, then make sure no more come.
-      await eventually(async () => executions(gateway, operation), (n) => n - before[0]! >= expectedGroups, 30_000);
+      await eventually(
+        async () => executions(gateway, operation),
+        (n) => n - before[0]! >= expectedGroups,
+        30_000,
+      );
       await settle(500);
       return [(await executions(gateway, operation)) - before[0]!, (await subgraphExecutions(subgraph)) - before[1]!];
     };
@@ -205,7 +216,11 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
     // 2. A status change of lender one's application: one execution, its three subscribers only.
     const acknowledged = { data: { applicationStatusChanged: { applicationId: lenderSide[0]!.applicationId, status: 'In Review' } } };
     const acknowledge = async () => {
-      const res = await postJson(`${rest}/api/platform/v1/funding/applications/${lenderSide[0]!.applicationId}/acknowledgement`, { reference: 'FAN-1' }, lenderSide[0]!.auth);
+      const res = await postJson(
+        `${rest}/api/platform/v1/funding/applications/${lenderSide[0]!.applicationId}/acknowledgement`,
+        { reference: 'FAN-1' },
+        lenderSide[0]!.auth,
+      );
       expect(res.status).toBe(200);
     };
     expect(await counted('FanOutApplications', applicationsSubgraph, acknowledge, 1)).toEqual([1, 1]);
@@ -222,13 +237,20 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
     await eventually(async () => revoked.every((s) => s.closedWith !== undefined), Boolean, 30_000);
     for (const s of revoked) {
       expect([s.closedWith, s.closeReason], s.name).toEqual([4403, 'Forbidden: Invalid token: its API key has been revoked']);
-      expect(s.received.slice(1).every((r) => r.data === undefined), s.name).toBe(true);
+      expect(
+        s.received.slice(1).every((r) => r.data === undefined),
+        s.name,
+      ).toBe(true);
     }
     await settle(2_500); // several re-checks: the subgraph has closed the revoked key's stream by now
     const thirdA = await createTenant(accountA, 'fanout-a3');
     await eventually(async () => [...kept, ...wide].every((s) => s.received.length === 3), Boolean, 30_000);
     for (const s of [...kept, ...wide]) expect(s.received, s.name).toEqual([firstA, secondA, thirdA]);
-    for (const s of revoked) expect(s.received.filter((r) => r.data), s.name).toEqual([firstA]);
+    for (const s of revoked)
+      expect(
+        s.received.filter((r) => r.data),
+        s.name,
+      ).toEqual([firstA]);
 
     // Nobody heard anything else: not another account's tenant, not another lender's application.
     await settle(1_000);
@@ -238,7 +260,9 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('subscription fan-out in the di
     // A lender's token is refused tenant events; an integrator's key may follow its own account's
     // applications, and lender one's application is none of them.
     expect(lenderForTenants.received.filter((r) => r.data)).toEqual([]);
-    expect(lenderForTenants.received.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code)).toEqual([expect.stringMatching(/^(FORBIDDEN|UNAUTHENTICATED)$/)]);
+    expect(lenderForTenants.received.flatMap((r) => r.errors ?? []).map((e) => e.extensions?.code)).toEqual([
+      expect.stringMatching(/^(FORBIDDEN|UNAUTHENTICATED)$/),
+    ]);
     expect(keyForApplications.received).toEqual([]);
   }, 420_000);
 });

@@ -162,13 +162,23 @@ describe.skipIf(!redisServerInstalled())('the distributed deployment under fault
       let backAfterMs = 0;
       const back = (async () => {
         // Down first (the kill takes effect), then answering again under a new process.
-        await eventually(async () => pidOf(service), (now) => now !== undefined && now !== pid, 120_000);
-        await eventually(async () => answers().catch(() => false), (ok) => ok, 60_000);
+        await eventually(
+          async () => pidOf(service),
+          (now) => now !== undefined && now !== pid,
+          120_000,
+        );
+        await eventually(
+          async () => answers().catch(() => false),
+          (ok) => ok,
+          60_000,
+        );
         backAfterMs = performance.now() - killedAt;
       })();
       const outcomes = await pollWhile(back, reads);
       await back;
-      console.info(`${service} killed: back after ${Math.round(backAfterMs)} ms; ${outcomes.length} reads meanwhile, slowest ${Math.round(Math.max(...outcomes.map((o) => o.ms)))} ms`);
+      console.info(
+        `${service} killed: back after ${Math.round(backAfterMs)} ms; ${outcomes.length} reads meanwhile, slowest ${Math.round(Math.max(...outcomes.map((o) => o.ms)))} ms`,
+      );
       expect(outcomes.filter((o) => !o.ok)).toEqual([]);
       expect(outcomes.length).toBeGreaterThan(0);
       // Restarted, not stopped: the supervisor logged the exit and the new process; the others were left alone.
@@ -179,7 +189,11 @@ describe.skipIf(!redisServerInstalled())('the distributed deployment under fault
     }
     expect(supervisor!.child.exitCode).toBeNull();
     // The gateway counts the restarted subgraph in again.
-    const ready = await eventually(async () => (await fetch(`${gateway}/health/ready`)).status, (status) => status === 200, 30_000);
+    const ready = await eventually(
+      async () => (await fetch(`${gateway}/health/ready`)).status,
+      (status) => status === 200,
+      30_000,
+    );
     expect(ready).toBe(200);
   }, 300_000);
 
@@ -216,7 +230,10 @@ describe.skipIf(!redisServerInstalled())('the distributed deployment under fault
       }),
       graphqlRead(),
       timed('login', async () => {
-        const res = await postJson(`${rest}/api/platform/v1/auth/login`, { email: DEMO_CREDENTIALS.integrator.email, password: DEMO_CREDENTIALS.integrator.password });
+        const res = await postJson(`${rest}/api/platform/v1/auth/login`, {
+          email: DEMO_CREDENTIALS.integrator.email,
+          password: DEMO_CREDENTIALS.integrator.password,
+        });
         await res.arrayBuffer();
         return { ok: res.status === 200, detail: String(res.status) };
       }),
@@ -248,7 +265,11 @@ describe.skipIf(!redisServerInstalled())('the distributed deployment under fault
       const outageStarted = performance.now();
       // Readiness says degraded (as soon as the connections notice), and still answers 200.
       for (const url of [rest, tenantsSubgraph]) {
-        const { status, body } = await eventually(() => readiness(url), (r) => r.body.checks.eventBus === 'degraded', 20_000);
+        const { status, body } = await eventually(
+          () => readiness(url),
+          (r) => r.body.checks.eventBus === 'degraded',
+          20_000,
+        );
         expect(status).toBe(200);
         expect(body).toMatchObject({ status: 'ready', degraded: ['eventBus'], checks: { database: 'ready', eventBus: 'degraded' } });
       }
@@ -258,14 +279,28 @@ describe.skipIf(!redisServerInstalled())('the distributed deployment under fault
       expect((await fetch(`${rest}/api/platform/v1/tenants?limit=5`, { headers: doomed })).status).toBe(401);
       // A product saved through one process (the matches subgraph, through the gateway) while the
       // others cannot hear of it.
-      const lender = await graphql<{ createLender: { id: number } }>(gateway, 'mutation($input: LenderInput!) { createLender(input: $input) { id } }', { input: { name: `Outage Lender ${randomUUID().slice(0, 8)}` } }, staff);
+      const lender = await graphql<{ createLender: { id: number } }>(
+        gateway,
+        'mutation($input: LenderInput!) { createLender(input: $input) { id } }',
+        { input: { name: `Outage Lender ${randomUUID().slice(0, 8)}` } },
+        staff,
+      );
       expect(lender.errors).toBeUndefined();
       const saved = await graphql<{ saveLenderProduct: { products: Array<{ id: number; name: string }> } }>(
         gateway,
         'mutation($lenderId: Int!, $input: LenderProductInput!) { saveLenderProduct(lenderId: $lenderId, input: $input) { products { id name } } }',
         {
           lenderId: lender.data!.createLender.id,
-          input: { productType: 'TERM_LOAN', name: 'After the outage', minAmount: 1, maxAmount: 10_000_000, minTermMonths: 0, maxTermMonths: 120, annualRateMin: 5, annualRateMax: 9 },
+          input: {
+            productType: 'TERM_LOAN',
+            name: 'After the outage',
+            minAmount: 1,
+            maxAmount: 10_000_000,
+            minTermMonths: 0,
+            maxTermMonths: 120,
+            annualRateMin: 5,
+            annualRateMax: 9,
+          },
         },
         staff,
       );
@@ -273,16 +308,26 @@ describe.skipIf(!redisServerInstalled())('the distributed deployment under fault
       const product = saved.data!.saveLenderProduct.products.find((p) => p.name === 'After the outage')!;
       while (performance.now() - outageStarted < 10_000) during.push(...(await Promise.all(mix())));
       const lines = logLines(supervisor!);
-      expect(lines.filter((l) => l.msg === 'cross-process events degraded: Redis unreachable; events published here reach this process only').length).toBeGreaterThan(0);
+      expect(
+        lines.filter((l) => l.msg === 'cross-process events degraded: Redis unreachable; events published here reach this process only').length,
+      ).toBeGreaterThan(0);
 
       await redis!.start();
       const restoredAt = performance.now();
       for (const url of [rest, tenantsSubgraph]) {
-        const { body } = await eventually(() => readiness(url), (r) => r.body.checks.eventBus === 'ready', 30_000);
+        const { body } = await eventually(
+          () => readiness(url),
+          (r) => r.body.checks.eventBus === 'ready',
+          30_000,
+        );
         expect(body.degraded).toBeUndefined();
       }
       // The tenants subgraph heard nothing while Redis was away; back, it drops what it had cached.
-      await eventually(async () => (await graphqlRead(doomed)).ok, (ok) => !ok, 20_000);
+      await eventually(
+        async () => (await graphqlRead(doomed)).ok,
+        (ok) => !ok,
+        20_000,
+      );
       const revocationHeardAfterMs = performance.now() - restoredAt;
       // Before its cached answer expired: dropped on reconnecting (and the revocation announced again), not aged out.
       expect(performance.now() - standingCachedAt).toBeLessThan(CREDENTIAL_STATUS_TTL_MS);
@@ -302,7 +347,9 @@ describe.skipIf(!redisServerInstalled())('the distributed deployment under fault
       };
       for (const what of ['rest profile', 'graphql', 'login']) console.info(`before: ${stats(before, what)}; Redis away: ${stats(during, what)}`);
       const slowest = [...during].sort((a, b) => b.ms - a.ms).slice(0, 3);
-      console.info(`slowest while Redis was away: ${slowest.map((o) => `${o.what} ${Math.round(o.ms)} ms, sent ${Math.round(o.at - outageStarted)} ms into the outage`).join('; ')}`);
+      console.info(
+        `slowest while Redis was away: ${slowest.map((o) => `${o.what} ${Math.round(o.ms)} ms, sent ${Math.round(o.at - outageStarted)} ms into the outage`).join('; ')}`,
+      );
       console.info(`revocation heard by the subgraph ${Math.round(revocationHeardAfterMs)} ms after Redis returned`);
       // Every request answered, and none waited for Redis: waiting in ioredis's offline queue for its
       // reconnects cost each read seconds and each sign-in several times more, a handful of rounds in

@@ -56,17 +56,30 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
     // The subgraphs answer the gateway only (the secret start:distributed made for this run): straight
     // to a subgraph's port, a malformed body is refused before it is read, and _service is not answered.
     for (const port of [basePort + 11, basePort + 12, basePort + 13, basePort + 14]) {
-      const malformed = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": [[[' });
+      const malformed = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query": [[[',
+      });
       expect(malformed.status).toBe(401);
       expect(await malformed.json()).toMatchObject({ status: 401, detail: expect.stringContaining('answers the gateway only') });
-      const sdl = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ _service { sdl } }' }) });
+      const sdl = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ _service { sdl } }' }),
+      });
       expect(sdl.status).toBe(401);
       await sdl.body?.cancel();
     }
 
     // The REST adapter and the gateway compress their text answers (the reference's renderer, as the
     // build compressed it; the document, GraphQL answers, also those the REST adapter forwards to the gateway).
-    for (const url of [`${rest}/docs/assets/scalar/standalone.esm.js`, `${rest}/openapi.json`, `${gateway}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`, `${rest}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`]) {
+    for (const url of [
+      `${rest}/docs/assets/scalar/standalone.esm.js`,
+      `${rest}/openapi.json`,
+      `${gateway}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`,
+      `${rest}/graphql?query=${encodeURIComponent('{ __schema { types { name description } } }')}`,
+    ]) {
       const answer = await fetch(url, { headers: { 'accept-encoding': 'gzip', accept: 'application/json' } });
       expect(answer.status, url).toBe(200);
       expect(answer.headers.get('content-encoding'), url).toBe('gzip');
@@ -110,7 +123,9 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
       await db.prisma.lender.update({ where: { id: lender.id }, data: { applicationUrl: receiver.url } });
       const credentials = await issueLenderCredentials(db.prisma, lender.id, 'demo', rest);
       const profile = await db.prisma.profile.create({ data: { environment: 'demo' } });
-      const application = await db.prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'In Review', payload: { application: {} } } });
+      const application = await db.prisma.lenderApplication.create({
+        data: { lenderId: lender.id, profileId: profile.id, status: 'In Review', payload: { application: {} } },
+      });
       const idToken = await lenderIdToken({ url: rest } as never, credentials);
       const events = await subscribe(gateway, 'subscription { applicationStatusChanged { applicationId status } }', {}, { authorization: `Bearer ${idToken}` });
       try {
@@ -118,12 +133,24 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('distributed mode: every subgra
         const ack = await postJson(`${rest}/api/platform/v1/funding/applications/${application.id}/acknowledgement`, { reference: 'DIST-1' }, bearer(idToken));
         expect(ack.status).toBe(200);
         expect(await events.next()).toEqual({ data: { applicationStatusChanged: { applicationId: application.id, status: 'In Review' } } });
-        const delivery = await eventually(() => db.prisma.webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: application.id } }), (d) => d.status === 'DELIVERED');
+        const delivery = await eventually(
+          () => db.prisma.webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: application.id } }),
+          (d) => d.status === 'DELIVERED',
+        );
         expect(receiver.received).toHaveLength(1);
         // The worker logs the attempt after recording it: wait for the line to come through.
-        const attemptLines = () => supervisor!.output().split('\n').filter((line) => line.includes(delivery.id) && line.includes('"msg":"webhook delivery attempt"') && line.endsWith('}'));
-        const attempts = await eventually(async () => attemptLines(), (lines) => lines.length > 0);
-        expect(attempts.map((line) => JSON.parse(line) as { outcome: string; wokenBy: string })).toEqual([expect.objectContaining({ outcome: 'delivered', wokenBy: 'notification' })]);
+        const attemptLines = () =>
+          supervisor!
+            .output()
+            .split('\n')
+            .filter((line) => line.includes(delivery.id) && line.includes('"msg":"webhook delivery attempt"') && line.endsWith('}'));
+        const attempts = await eventually(
+          async () => attemptLines(),
+          (lines) => lines.length > 0,
+        );
+        expect(attempts.map((line) => JSON.parse(line) as { outcome: string; wokenBy: string })).toEqual([
+          expect.objectContaining({ outcome: 'delivered', wokenBy: 'notification' }),
+        ]);
       } finally {
         await events.close();
       }

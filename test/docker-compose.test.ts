@@ -51,7 +51,6 @@ interface ComposeFile {
 
 const loadCompose = (): ComposeFile => parse(read('docker-compose.yml')) as ComposeFile;
 
-
 /** The keys of ConfigSchema in src/kernel/config.ts, from its text. */
 function readConfigKeys(): string[] {
   const match = /const\s+ConfigSchema\s*=\s*z\.object\(\{([\s\S]*?)\n\}\)/.exec(read('src/kernel/config.ts'));
@@ -87,8 +86,7 @@ function interpolate(value: string): string {
   );
 }
 
-const commandOf = (service: Service): string[] | undefined =>
-  typeof service.command === 'string' ? service.command.trim().split(/\s+/) : service.command;
+const commandOf = (service: Service): string[] | undefined => (typeof service.command === 'string' ? service.command.trim().split(/\s+/) : service.command);
 
 const dependenciesOf = (service: Service): Record<string, string> =>
   Array.isArray(service.depends_on)
@@ -123,10 +121,7 @@ function composeValidator(): ValidateFunction {
   // Go's time.ParseDuration, as Docker Compose checks "duration".
   ajv.addFormat('duration', /^[-+]?(0|((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/);
   // [[ip:][host_port[-range]]:]container_port[-range][/protocol]
-  ajv.addFormat(
-    'ports',
-    /^((\[[0-9A-Fa-f:.]+\]|[0-9A-Za-z.]+):)?((\d{1,5}(-\d{1,5})?)?:)?\d{1,5}(-\d{1,5})?(\/(tcp|udp|sctp))?$/,
-  );
+  ajv.addFormat('ports', /^((\[[0-9A-Fa-f:.]+\]|[0-9A-Za-z.]+):)?((\d{1,5}(-\d{1,5})?)?:)?\d{1,5}(-\d{1,5})?(\/(tcp|udp|sctp))?$/);
   ajv.addFormat('expose', /^\d{1,5}(-\d{1,5})?(\/(tcp|udp|sctp))?$/);
   ajv.addFormat('subnet_ip_address', /^(\d{1,3}(\.\d{1,3}){3}|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)\/\d{1,3}$/);
   return ajv.compile(schema);
@@ -207,7 +202,8 @@ function subgraphSecretProblems(compose: ComposeFile): string[] {
     const env = environmentOf(service);
     const file = env.SUBGRAPH_SECRET_FILE;
     if (!holders.includes(name)) {
-      if (file !== undefined || env.SUBGRAPH_SECRET !== undefined) problems.push(`${name} holds the subgraph secret, which only the gateway and the subgraphs need`);
+      if (file !== undefined || env.SUBGRAPH_SECRET !== undefined)
+        problems.push(`${name} holds the subgraph secret, which only the gateway and the subgraphs need`);
       continue;
     }
     if (!file) {
@@ -261,9 +257,11 @@ describe('docker-compose.yml', () => {
     expect(SERVICE_NAMES).toEqual(expect.arrayContaining(['profiles', 'matches', 'applications', 'tenants', 'gateway', 'rest', 'worker']));
     expect(CONFIG_KEYS).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'REDIS_URL', 'DEPLOY_ENV', 'LOG_LEVEL']));
     expect(SUBGRAPH_URL_KEYS.sort()).toEqual(['APPLICATIONS_URL', 'MATCHES_URL', 'PROFILES_URL', 'TENANTS_URL']);
-    expect(appServices(loadCompose()).map(([name]) => name).sort()).toEqual(
-      ['applications', 'gateway', 'matches', 'migrate', 'profiles', 'rest', 'tenants', 'worker'],
-    );
+    expect(
+      appServices(loadCompose())
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(['applications', 'gateway', 'matches', 'migrate', 'profiles', 'rest', 'tenants', 'worker']);
   });
 
   describe('Compose schema', () => {
@@ -395,7 +393,12 @@ describe('docker-compose.yml', () => {
         .filter(([, s]) => s.ports?.length)
         .map(([name, s]) => {
           const containerPorts = s.ports!.map((p) =>
-            typeof p === 'object' ? String(p.target) : String(p).replace(/\/\w+$/, '').split(':').pop(),
+            typeof p === 'object'
+              ? String(p.target)
+              : String(p)
+                  .replace(/\/\w+$/, '')
+                  .split(':')
+                  .pop(),
           );
           return [name, containerPorts, environmentOf(s).PORT] as const;
         });
@@ -411,7 +414,7 @@ describe('docker-compose.yml', () => {
   });
 
   describe('gateway', () => {
-    it("subgraph URLs point at the services running those subgraphs, on their ports", () => {
+    it('subgraph URLs point at the services running those subgraphs, on their ports', () => {
       expect(gatewayUrlProblems(loadCompose())).toEqual([]);
     });
 
@@ -442,7 +445,7 @@ describe('docker-compose.yml', () => {
       delete env.TENANTS_URL;
       expect(gatewayUrlProblems(compose).sort()).toEqual([
         'gateway: MATCHES_URL host match is not a service of the file',
-        "gateway: PROFILES_URL port 4012 but profiles listens on PORT=4011",
+        'gateway: PROFILES_URL port 4012 but profiles listens on PORT=4011',
         "gateway: TENANTS_URL unset (default points at 127.0.0.1, i.e. the gateway's own container)",
       ]);
     });

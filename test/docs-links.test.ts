@@ -22,9 +22,7 @@ const files = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))];
 
 /** The text outside fenced code blocks and inline code spans. */
 function prose(text: string): string {
-  return text
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
-    .replace(/`[^`\n]*`/g, '');
+  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
 }
 
 /** GitHub's anchors for a file's headings (lower case, punctuation dropped, spaces to hyphens, repeats numbered). */

@@ -39,8 +39,14 @@ async function exited(proc: RunningProcess): Promise<number | null> {
 }
 
 /** `npm run admin -- register-lender` on a DATA_DIR: the printed credentials. */
-async function registerLender(dir: string, name: string): Promise<{ clientId: string; clientSecret: string; username: string; password: string; lenderId: number }> {
-  const cli = startEntry('src/processes/cli/admin.ts', ['register-lender', '--name', name, '--application-url', 'https://lender.example/applications'], { DATA_DIR: dir, LOG_LEVEL: 'silent' });
+async function registerLender(
+  dir: string,
+  name: string,
+): Promise<{ clientId: string; clientSecret: string; username: string; password: string; lenderId: number }> {
+  const cli = startEntry('src/processes/cli/admin.ts', ['register-lender', '--name', name, '--application-url', 'https://lender.example/applications'], {
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+  });
   let stdout = '';
   cli.child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   const code = await exited(cli);
@@ -49,7 +55,14 @@ async function registerLender(dir: string, name: string): Promise<{ clientId: st
 }
 
 function lenderGrant(url: string, c: { clientId: string; clientSecret: string; username: string; password: string }): Promise<Response> {
-  return postJson(`${url}/oauth/token`, { grant_type: 'password', client_id: c.clientId, client_secret: c.clientSecret, username: c.username, password: c.password, scope: 'openid' });
+  return postJson(`${url}/oauth/token`, {
+    grant_type: 'password',
+    client_id: c.clientId,
+    client_secret: c.clientSecret,
+    username: c.username,
+    password: c.password,
+    scope: 'openid',
+  });
 }
 
 describe('npm start on the embedded default', () => {
@@ -124,7 +137,11 @@ describe('npm start on the embedded default', () => {
       scopes: ['profile:read', 'profile:write', 'funding:read', 'funding:write'],
     });
     const { id } = await createTenant(app, (await platformToken(app, key.key)).access_token);
-    const setUp = await postJson(`${url}/api/business/v1/profile`, { companyInformation: { registrationNumber: '09876543' } }, bearer((await platformToken(app, key.key, id)).access_token));
+    const setUp = await postJson(
+      `${url}/api/business/v1/profile`,
+      { companyInformation: { registrationNumber: '09876543' } },
+      bearer((await platformToken(app, key.key, id)).access_token),
+    );
     expect(setUp.status).toBe(201);
     expect((await setUp.json()).companyInformation).toMatchObject({ name: 'ACME WIDGETS LIMITED' });
     expect(JSON.parse(await readFile(path.join(dir, 'postgres.lock'), 'utf8'))).toMatchObject({ pid: proc.child.pid, role: 'server' });

@@ -107,8 +107,7 @@ describe("demo's credentials at production", () => {
     await expectUnauthenticated(res, 'This API key belongs to the demo environment');
   });
 
-  const tokenRequest = (app: TestApp, credentials: LenderCredentials) =>
-    postJson(`${app.url}/oauth/token`, lenderPasswordGrant(credentials));
+  const tokenRequest = (app: TestApp, credentials: LenderCredentials) => postJson(`${app.url}/oauth/token`, lenderPasswordGrant(credentials));
 
   it('refuses demo lender client credentials at /oauth/token with 401 invalid_client', async () => {
     const res = await tokenRequest(production, demoLender);

@@ -42,17 +42,27 @@ describe('error mappers', () => {
 
   it('reads a constraint failure from a Prisma code, the driver adapter kind, or a raw SQLSTATE', () => {
     expect(constraintFailure({ code: 'P2002', meta: { target: ['referenceId'] } })).toEqual({ kind: 'unique', fields: ['referenceId'] });
-    expect(constraintFailure({ code: 'P2002', meta: { driverAdapterError: { cause: { kind: 'UniqueConstraintViolation', constraint: { fields: ['"reference"'] } } } } })).toEqual({ kind: 'unique', fields: ['"reference"'] });
+    expect(
+      constraintFailure({
+        code: 'P2002',
+        meta: { driverAdapterError: { cause: { kind: 'UniqueConstraintViolation', constraint: { fields: ['"reference"'] } } } },
+      }),
+    ).toEqual({ kind: 'unique', fields: ['"reference"'] });
     expect(constraintFailure({ code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'postgres', code: '23503' } } } })).toEqual({ kind: 'foreignKey' });
     expect(constraintFailure({ code: '40001' })).toEqual({ kind: 'writeConflict' });
     expect(constraintFailure(secret)).toBeNull();
-    expect(problemFor({ code: 'P2002', meta: { target: ['"reference"'] } })).toMatchObject({ status: 409, errors: [{ pointer: '/reference', message: 'must be unique' }] });
+    expect(problemFor({ code: 'P2002', meta: { target: ['"reference"'] } })).toMatchObject({
+      status: 409,
+      errors: [{ pointer: '/reference', message: 'must be unique' }],
+    });
     expect(problemFor({ code: 'P2000' })).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect(toGraphQLError({ code: 'P2034' }, { logger }).extensions).toMatchObject({ code: 'CONFLICT', status: 409 });
   });
 
   it('redacts API keys from a logged path (the Marketplace V1 move target)', () => {
-    expect(redactSecrets('/api/marketplace/v1/profiles/0b7c/move/fgk_demo_key_0123456789ab_s3cr3t-Tok_en')).toBe('/api/marketplace/v1/profiles/0b7c/move/fgk_[redacted]');
+    expect(redactSecrets('/api/marketplace/v1/profiles/0b7c/move/fgk_demo_key_0123456789ab_s3cr3t-Tok_en')).toBe(
+      '/api/marketplace/v1/profiles/0b7c/move/fgk_[redacted]',
+    );
     expect(redactSecrets('/api/marketplace/v1/profiles/0b7c/move/key_0123456789ab')).toBe('/api/marketplace/v1/profiles/0b7c/move/key_0123456789ab');
   });
 });

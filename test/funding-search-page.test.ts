@@ -129,9 +129,15 @@ describe('the funding search on the page', () => {
       expect(results.matches.length).toBeGreaterThan(3);
       expect((await page.goto(url))?.status()).toBe(200);
       const shown = await page.getByTestId('match').evaluateAll((items) =>
-        items.map((li) => ({ lender: Number(li.getAttribute('data-lender-id')), productId: Number(li.getAttribute('data-product-id')), text: li.textContent ?? '' })),
+        items.map((li) => ({
+          lender: Number(li.getAttribute('data-lender-id')),
+          productId: Number(li.getAttribute('data-product-id')),
+          text: li.textContent ?? '',
+        })),
       );
-      expect(shown.map(({ lender, productId }) => ({ lender, productId }))).toEqual(results.matches.map((m: { lender: { id: number }; productId: number }) => ({ lender: m.lender.id, productId: m.productId })));
+      expect(shown.map(({ lender, productId }) => ({ lender, productId }))).toEqual(
+        results.matches.map((m: { lender: { id: number }; productId: number }) => ({ lender: m.lender.id, productId: m.productId })),
+      );
       results.matches.forEach((m: { productName: string; likelihood: { value: number } }, i: number) => {
         expect(shown[i]!.text).toContain(m.productName);
         expect(shown[i]!.text).toContain(`Likelihood${Math.round(m.likelihood.value * 100)}%`);
@@ -149,7 +155,9 @@ describe('the funding search on the page', () => {
     const page = await browser.newPage();
     try {
       await page.goto(await link(answered));
-      const explained = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${answered}/funding/matches/results?explain=true`, { headers: auth })).json();
+      const explained = await (
+        await fetch(`${app.url}/api/marketplace/v1/profiles/${answered}/funding/matches/results?explain=true`, { headers: auth })
+      ).json();
       const rejections = page.getByTestId('rejection');
       expect(await rejections.count()).toBe(explained.explanation.rejections.length);
       expect(await rejections.first().isVisible()).toBe(false);

@@ -18,9 +18,16 @@ beforeAll(async () => {
   app = await startTestApp({ config: { SEED_DEMO_DATA: true } });
   browser = await launchBrowser();
   // A fresh integrator's platform token: sign in, an API key, the token (docs/guides/integrator-rest.md).
-  const login = await postJson(`${app.url}/api/platform/v1/auth/login`, { email: 'integrator@demo.funding-gateway.test', password: 'demo-integrator-password' });
+  const login = await postJson(`${app.url}/api/platform/v1/auth/login`, {
+    email: 'integrator@demo.funding-gateway.test',
+    password: 'demo-integrator-password',
+  });
   const loginToken = ((await login.json()) as { access_token: string }).access_token;
-  const created = await postJson(`${app.url}/api/platform/v1/api-key`, { name: 'graphiql', scopes: ['profile:read'] }, { authorization: `Bearer ${loginToken}` });
+  const created = await postJson(
+    `${app.url}/api/platform/v1/api-key`,
+    { name: 'graphiql', scopes: ['profile:read'] },
+    { authorization: `Bearer ${loginToken}` },
+  );
   const key = ((await created.json()) as { key: string }).key;
   const token = await postJson(`${app.url}/api/platform/v1/auth/token`, '', { 'x-api-key': key });
   platformToken = ((await token.json()) as { access_token: string }).access_token;

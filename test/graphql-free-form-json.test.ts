@@ -62,7 +62,12 @@ describe('JSON in the composed GraphQL schema', () => {
     const mutations = schema.getMutationType()!.getFields();
     const returned = (name: string) => getNamedType(mutations[name]!.type).name;
     expect(
-      Object.fromEntries(['acceptOffer', 'declineOffer', 'resubmitApplication', 'submitApplicationToLender', 'setUpTenantProfile', 'updateTenantProfile'].map((n) => [n, returned(n)])),
+      Object.fromEntries(
+        ['acceptOffer', 'declineOffer', 'resubmitApplication', 'submitApplicationToLender', 'setUpTenantProfile', 'updateTenantProfile'].map((n) => [
+          n,
+          returned(n),
+        ]),
+      ),
     ).toEqual({
       // The integrator's view of the application document: no apiProvider (the lender's secret).
       acceptOffer: 'IntegratorFundingApplication',

@@ -13,7 +13,12 @@ afterAll(() => app?.close());
 
 describe('GraphQL through the gateway (subgraphs in-process)', () => {
   it('creates a tenant and reads it back with tenant(id) and tenants', async () => {
-    const created = await graphql(app.url, 'mutation($r: String) { createTenant(input: { referenceId: $r }) { id referenceId createdDateTime } }', { r: 'gql-ref-1' }, auth);
+    const created = await graphql(
+      app.url,
+      'mutation($r: String) { createTenant(input: { referenceId: $r }) { id referenceId createdDateTime } }',
+      { r: 'gql-ref-1' },
+      auth,
+    );
     expect(created.errors).toBeUndefined();
     const id = created.data!.createTenant.id;
     expect(created.data!.createTenant.referenceId).toBe('gql-ref-1');
@@ -61,12 +66,18 @@ describe('GraphQL through the gateway (subgraphs in-process)', () => {
     expect(lenders.length).toBeGreaterThanOrEqual(20);
     const types = new Set(lenders.flatMap((l) => l.products.map((p) => p.productType)));
     expect([...types].sort()).toEqual([
-      'ASSET_BACKED_FINANCE', 'COMMERCIAL_PROPERTY', 'E_COMMERCE_FUNDING', 'FIXED_LOAN_TERMS',
-      'INVOICE_FINANCE', 'MERCHANT_CASH_ADVANCE', 'TERM_LOAN', 'TRADE_FINANCE',
+      'ASSET_BACKED_FINANCE',
+      'COMMERCIAL_PROPERTY',
+      'E_COMMERCE_FUNDING',
+      'FIXED_LOAN_TERMS',
+      'INVOICE_FINANCE',
+      'MERCHANT_CASH_ADVANCE',
+      'TERM_LOAN',
+      'TRADE_FINANCE',
     ]);
   });
 
-  it("names each lender by the slug /metrics labels its deliveries with and the logs name it by", async () => {
+  it('names each lender by the slug /metrics labels its deliveries with and the logs name it by', async () => {
     const res = await graphql(app.url, '{ lenders { id slug } }', {}, auth);
     expect(res.errors).toBeUndefined();
     const listed = res.data!.lenders as Array<{ id: number; slug: string }>;

@@ -7,7 +7,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import { transformSupergraphToPublicSchema } from '@theguild/federation-composition';
-import { buildASTSchema, buildClientSchema, getIntrospectionQuery, getNamedType, isObjectType, Kind, lexicographicSortSchema, parse, printSchema, type IntrospectionQuery } from 'graphql';
+import {
+  buildASTSchema,
+  buildClientSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  isObjectType,
+  Kind,
+  lexicographicSortSchema,
+  parse,
+  printSchema,
+  type IntrospectionQuery,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createGateway, type GatewaySecurity } from '../src/api/graphql/gateway-runtime.js';
 import { createLocalGraphQL } from '../src/api/graphql/local-graphql.js';
@@ -25,7 +36,9 @@ async function publicSchemaOf(server: { fetch: (url: string, init: RequestInit) 
   const res = await server.fetch('http://graphql.local/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, inputValueDeprecation: true }) }),
+    body: JSON.stringify({
+      query: getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, inputValueDeprecation: true }),
+    }),
   });
   const body = (await res.json()) as { data?: IntrospectionQuery; errors?: unknown };
   expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();

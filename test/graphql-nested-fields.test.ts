@@ -93,7 +93,9 @@ beforeAll(async () => {
     // A registered company, so matching reads the registry too.
     const profile = await db.profile.create({ data: { tenantId: tenant.id, environment: 'demo', registrationNumber: '09876543' } });
     for (let d = 0; d < DOCUMENTS_EACH; d++) {
-      await db.document.create({ data: { profileId: profile.id, fileName: `statement-${d}.pdf`, contentType: 'application/pdf', sizeBytes: 10, sha256: 'a'.repeat(64) } });
+      await db.document.create({
+        data: { profileId: profile.id, fileName: `statement-${d}.pdf`, contentType: 'application/pdf', sizeBytes: 10, sha256: 'a'.repeat(64) },
+      });
     }
     await db.case.create({
       data: {
@@ -108,7 +110,14 @@ beforeAll(async () => {
       },
     });
     await db.businessApplication.create({
-      data: { tenantId: tenant.id, accountId: owner.accountId, environment: 'demo', profileId: profile.id, type: 'business-all-funding-products', answers: { fundingAmount: { code: 'GBP', value: 50000 } } },
+      data: {
+        tenantId: tenant.id,
+        accountId: owner.accountId,
+        environment: 'demo',
+        profileId: profile.id,
+        type: 'business-all-funding-products',
+        answers: { fundingAmount: { code: 'GBP', value: 50000 } },
+      },
     });
   }
 }, 120_000);
@@ -164,7 +173,12 @@ describe('nested fields over a list of tenants', () => {
   it("decides a refused field's row once for the whole list: FORBIDDEN on each parent's field, one audit line", async () => {
     const auth = bearer(await keyToken(['profile:read']));
     const before = auditLines.filter((line) => line.audit === 'access.denied' && line.operation === 'Profile.documents').length;
-    const res = await graphql<Page>(app.url, `query($limit: Int!) { tenants(offset: 0, limit: $limit) { items { id profile { uuid cases { id } documents { id } } } } }`, { limit: TENANTS }, auth);
+    const res = await graphql<Page>(
+      app.url,
+      `query($limit: Int!) { tenants(offset: 0, limit: $limit) { items { id profile { uuid cases { id } documents { id } } } } }`,
+      { limit: TENANTS },
+      auth,
+    );
     const errors = (res.errors ?? []) as Array<{ path?: unknown[]; extensions?: { code?: string } }>;
     expect(errors).toHaveLength(TENANTS);
     for (const error of errors) {
@@ -187,7 +201,16 @@ describe('entity references sent straight to a subgraph', () => {
     const integrator = await signUpIntegrator(app, `references-${randomUUID().slice(0, 6)}`);
     const tenant = await createTenant(app, integrator.platformToken, 'own');
     const profile = await db.profile.create({ data: { tenantId: tenant.id, environment: 'demo' } });
-    const application = await db.businessApplication.create({ data: { tenantId: tenant.id, accountId: integrator.accountId, environment: 'demo', profileId: profile.id, type: 'business-all-funding-products', answers: {} } });
+    const application = await db.businessApplication.create({
+      data: {
+        tenantId: tenant.id,
+        accountId: integrator.accountId,
+        environment: 'demo',
+        profileId: profile.id,
+        type: 'business-all-funding-products',
+        answers: {},
+      },
+    });
     other = { token: await keyToken(['profile:read'], integrator), tenantId: tenant.id, profileId: profile.id, applicationId: application.id };
     const ownersApplication = await db.businessApplication.findFirstOrThrow({ where: { accountId: owner.accountId } });
     owners = { tenantId: ownersApplication.tenantId!, profileId: ownersApplication.profileId, applicationId: ownersApplication.id };
@@ -199,7 +222,10 @@ describe('entity references sent straight to a subgraph', () => {
     const contextValue = await app.runtime.contextForRequest({ authorization: `Bearer ${other.token}` });
     const document = parse(`query($r: [_Any!]!) { _entities(representations: $r) { ... on ${typeName} { ${selection} } } }`);
     // Executed as the gateway's in-process transport executes a subgraph (graphql's ESM and CJS builds differ in the test runner).
-    const result = (await createDefaultExecutor(schema)({ document, variables: { r: [{ __typename: typeName, ...key }] }, context: contextValue })) as { data?: unknown; errors?: unknown };
+    const result = (await createDefaultExecutor(schema)({ document, variables: { r: [{ __typename: typeName, ...key }] }, context: contextValue })) as {
+      data?: unknown;
+      errors?: unknown;
+    };
     expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
     return (result.data as { _entities: unknown[] })._entities;
   }

@@ -45,7 +45,14 @@ beforeAll(async () => {
     seen.handedOn++;
     next();
   };
-  express_.use('/graphql', graphqlBodyLimit(app.runtime.config, app.runtime.auth.tokens), plainPostFastPathOf(graphql)!, countHandedOn, bodyAsStream, graphql as unknown as RequestHandler);
+  express_.use(
+    '/graphql',
+    graphqlBodyLimit(app.runtime.config, app.runtime.auth.tokens),
+    plainPostFastPathOf(graphql)!,
+    countHandedOn,
+    bodyAsStream,
+    graphql as unknown as RequestHandler,
+  );
   server = http.createServer(express_);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
@@ -63,7 +70,11 @@ interface Answer {
 }
 
 async function post(body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
 }
 
@@ -84,7 +95,10 @@ describe('the plain-POST fast path of single-process GraphQL', () => {
   });
 
   it('answers a query text Yoga has validated as Yoga answered it, building one context per request', async () => {
-    const { first, second, firstWay, secondWay } = await twice({ query: 'query($id: ID!) { tenant(id: $id) { id referenceId profile { uuid } } }', variables: { id: tenantId } }, auth);
+    const { first, second, firstWay, secondWay } = await twice(
+      { query: 'query($id: ID!) { tenant(id: $id) { id referenceId profile { uuid } } }', variables: { id: tenantId } },
+      auth,
+    );
     expect(firstWay).toEqual({ handedOn: 1, contexts: 1 });
     expect(secondWay).toEqual({ handedOn: 0, contexts: 1 });
     expect(second).toEqual(first);
@@ -96,7 +110,10 @@ describe('the plain-POST fast path of single-process GraphQL', () => {
     const cases: Array<[unknown, Record<string, string>]> = [
       [{ query: '{ tenant(id: "00000000-0000-4000-8000-000000000000") { id } }' }, auth],
       [{ query: 'query($l: Int) { tenants(limit: $l) { total } }', variables: { l: 'many' } }, auth],
-      [{ query: 'query($l: Int) { tenants(limit: $l) { total } }', variables: { l: 'many' } }, { ...auth, accept: 'application/graphql-response+json' }],
+      [
+        { query: 'query($l: Int) { tenants(limit: $l) { total } }', variables: { l: 'many' } },
+        { ...auth, accept: 'application/graphql-response+json' },
+      ],
       [{ query: '{ tenants(limit: 1) { total } }', operationName: null, variables: null }, {}],
     ];
     for (const [body, headers] of cases) {

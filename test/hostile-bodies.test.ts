@@ -93,6 +93,9 @@ describe('GraphQL variables', () => {
     expect((await graphql(app.url, QUERY, { q: 'acme' }, auth)).errors).toBeUndefined();
     const refused = await graphql(app.url, QUERY, { q: 'acme\ud800' }, auth);
     expect(refused.data ?? null).toBeNull();
-    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', fields: [{ pointer: '/variables/q', message: expect.stringMatching(/lone UTF-16 surrogate/) }] });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_REQUEST',
+      fields: [{ pointer: '/variables/q', message: expect.stringMatching(/lone UTF-16 surrogate/) }],
+    });
   });
 });

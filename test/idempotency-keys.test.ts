@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../src/api/rest/openapi-document.js';
 import { EXAMPLE_OFFER, EXAMPLE_REJECTION } from '../src/modules/lender-applications/lender-application.examples.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
-import { bearer, createTenant, lenderCredentials, lenderIdToken, marketplaceV1Token, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
+import {
+  bearer,
+  createTenant,
+  lenderCredentials,
+  lenderIdToken,
+  marketplaceV1Token,
+  platformToken,
+  signUpIntegrator,
+  type Integrator,
+} from './support/identities.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
 let app: TestApp;
@@ -32,14 +41,24 @@ async function tenantAuth(): Promise<{ tenantId: string; auth: Record<string, st
 async function applicationWithLender(auth: Record<string, string>): Promise<{ applicationId: string; selection: { lenderId: number; products: string[] } }> {
   const created = await (await post(`${B}/applications`, auth, ACME_APPLICATION)).json();
   const matches = await (await fetch(`${app.url}${B}/applications/${created.id}/matches`, { headers: auth })).json();
-  const lenders = await db().lender.findMany({ where: { id: { in: matches.matches.map((m: { lender: { id: number } }) => m.lender.id) } }, orderBy: { id: 'asc' } });
-  const lender = lenders.find((l) => (l.requiredFields as Array<{ field: string }>).every((rule) => /\.basicCompanyDetails\.(companyNumber|contactEmail|contactPhone)$/.test(rule.field)))!;
+  const lenders = await db().lender.findMany({
+    where: { id: { in: matches.matches.map((m: { lender: { id: number } }) => m.lender.id) } },
+    orderBy: { id: 'asc' },
+  });
+  const lender = lenders.find((l) =>
+    (l.requiredFields as Array<{ field: string }>).every((rule) => /\.basicCompanyDetails\.(companyNumber|contactEmail|contactPhone)$/.test(rule.field)),
+  )!;
   const product = matches.matches.find((m: { lender: { id: number } }) => m.lender.id === lender.id).product;
   return { applicationId: created.id, selection: { lenderId: lender.id, products: [product] } };
 }
 
 /** The same request sent twice with one key, then with another body: both the first answer, then a 422 naming the header. */
-async function expectReplayedThenRefused(send: (headers: Record<string, string>, body: unknown) => Promise<Response>, auth: Record<string, string>, body: unknown, otherBody: unknown) {
+async function expectReplayedThenRefused(
+  send: (headers: Record<string, string>, body: unknown) => Promise<Response>,
+  auth: Record<string, string>,
+  body: unknown,
+  otherBody: unknown,
+) {
   const key = randomUUID();
   const first = await send(keyed(auth, key), body);
   expect(first.status).toBeLessThan(300);
@@ -104,7 +123,7 @@ describe('Business V1', () => {
     expect(await db().lenderApplication.count({ where: { businessApplicationId: applicationId } })).toBe(1);
   });
 
-  it("accept, decline and resubmit: a repeat answers the first decision; the key on another decision is a 422", async () => {
+  it('accept, decline and resubmit: a repeat answers the first decision; the key on another decision is a 422', async () => {
     const { auth } = await tenantAuth();
     const lenderAuth = async (lenderId: number) => bearer(await lenderIdToken(app, await lenderCredentials(app, lenderId)));
     const submitted = async () => {
@@ -127,7 +146,10 @@ describe('Business V1', () => {
     const failed = await submitted();
     expect((await post(`/api/platform/v1/funding/applications/${failed.id}/rejection`, failed.lender, EXAMPLE_REJECTION)).status).toBe(200);
     const resubmitKey = keyed(auth);
-    const [one, two] = await Promise.all([post(`${B}/lender-applications/${failed.id}/resubmit`, resubmitKey), post(`${B}/lender-applications/${failed.id}/resubmit`, resubmitKey)]);
+    const [one, two] = await Promise.all([
+      post(`${B}/lender-applications/${failed.id}/resubmit`, resubmitKey),
+      post(`${B}/lender-applications/${failed.id}/resubmit`, resubmitKey),
+    ]);
     expect([one.status, two.status]).toEqual([200, 200]);
     expect(await one.json()).toEqual(await two.json());
     expect(await db().webhookDelivery.count({ where: { lenderApplicationId: failed.id, event: 'APPLICATION_CREATED' } })).toBe(2); // the first send and one resend
@@ -177,7 +199,9 @@ describe('Marketplace V1', () => {
   it('funding/apply: a repeat answers the first answer; another selection under the key is a 422', async () => {
     const uuid = await blankProfileWithAnswers();
     const { matches } = await (await fetch(`${app.url}${M}/profiles/${uuid}/funding/matches/results`, { headers: mv1 })).json();
-    const byLender = [...new Map(matches.map((m: { lender: { id: number }; product: string }) => [m.lender.id, { lenderId: m.lender.id, products: [m.product] }])).values()];
+    const byLender = [
+      ...new Map(matches.map((m: { lender: { id: number }; product: string }) => [m.lender.id, { lenderId: m.lender.id, products: [m.product] }])).values(),
+    ];
     const send = (headers: Record<string, string>, body: unknown) => post(`${M}/profiles/${uuid}/funding/apply`, headers, body);
     await expectReplayedThenRefused(send, mv1, byLender.slice(0, 1), byLender.slice(1, 2));
     expect(await db().reviewSelection.count({ where: { profileId: uuid } })).toBe(1);

@@ -38,7 +38,10 @@ const valueOf = (text: string, series: string) => {
 };
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { METRICS_TOKEN, DB_POOL_SIZE: POOL_SIZE, WEBHOOK_RETRY_DELAYS: [0, 0.2], LOG_LEVEL: 'info' }, logger: createLogger('info', 'insights-metrics-test', logStream) });
+  app = await startTestApp({
+    config: { METRICS_TOKEN, DB_POOL_SIZE: POOL_SIZE, WEBHOOK_RETRY_DELAYS: [0, 0.2], LOG_LEVEL: 'info' },
+    logger: createLogger('info', 'insights-metrics-test', logStream),
+  });
   healthy = await startLenderReceiver();
   failing = await startLenderReceiver();
   failing.answers = Array.from({ length: 20 }, () => 500);
@@ -58,9 +61,14 @@ describe('/metrics after submit, acknowledge and offer', () => {
     const integrator = await signUpIntegrator(app, `metrics-${randomUUID().slice(0, 6)}`);
     const v1 = bearer((await marketplaceV1Token(app, integrator.apiKey)).jwt);
     const uuid = (await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json()).uuid as string;
-    const put = await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, { method: 'PUT', headers: { ...v1, 'content-type': 'application/json' }, body: JSON.stringify(ACME_ANSWERS) });
+    const put = await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, {
+      method: 'PUT',
+      headers: { ...v1, 'content-type': 'application/json' },
+      body: JSON.stringify(ACME_ANSWERS),
+    });
     expect(put.status).toBe(204);
-    const matches = (await graphql(app.url, 'query($u: ID!) { profileMatches(uuid: $u) { matches { lender { id } product } } }', { u: uuid }, v1)).data!.profileMatches.matches;
+    const matches = (await graphql(app.url, 'query($u: ID!) { profileMatches(uuid: $u) { matches { lender { id } product } } }', { u: uuid }, v1)).data!
+      .profileMatches.matches;
     const [selected] = await submittableMatches(app, matches);
     expect((await postJson(`${app.url}/api/marketplace/v1/profiles/${uuid}/funding/apply`, [selected], v1)).status).toBeLessThan(300);
     const staff = { email: `metrics-staff-${randomUUID()}@example.test`, password: `pw-${randomUUID()}` };
@@ -69,7 +77,11 @@ describe('/metrics after submit, acknowledge and offer', () => {
     const before = await scrape();
     const lender = await db().lender.findUniqueOrThrow({ where: { id: selected!.lenderId } });
     const submittedBefore = valueOf(before, `lender_application_moves_total{lender="${lender.slug}",move="submitted"}`) ?? 0;
-    const submitted = await postJson(`${app.url}/api/platform/v1/review-selections/${selection.id}/submit`, undefined, bearer(await signIn(app, staff.email, staff.password)));
+    const submitted = await postJson(
+      `${app.url}/api/platform/v1/review-selections/${selection.id}/submit`,
+      undefined,
+      bearer(await signIn(app, staff.email, staff.password)),
+    );
     expect(submitted.status).toBeLessThan(300);
     applicationId = ((await submitted.json()) as { applications: Array<{ applicationId: number }> }).applications[0]!.applicationId;
     answering = { id: lender.id, slug: lender.slug, credentials: await lenderCredentials(app, lender.id) };
@@ -82,7 +94,10 @@ describe('/metrics after submit, acknowledge and offer', () => {
     // A second acknowledgement (a comment) is no move and no second first answer.
     await lenderAcknowledges(app, token, applicationId, 'Still looking');
     await lenderOffers(app, token, applicationId);
-    await eventually(async () => db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId } }), (rows) => rows.length === 4 && rows.every((d) => d.status === 'DELIVERED'));
+    await eventually(
+      async () => db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId } }),
+      (rows) => rows.length === 4 && rows.every((d) => d.status === 'DELIVERED'),
+    );
     const text = await scrape();
     const lender = `lender="${answering.slug}"`;
     expect(valueOf(text, `lender_application_moves_total{${lender},move="acknowledged"}`)).toBe(1);
@@ -94,13 +109,16 @@ describe('/metrics after submit, acknowledge and offer', () => {
     expect(valueOf(text, `webhook_delivery_attempt_duration_seconds_count{${lender},outcome="delivered"}`)).toBeGreaterThanOrEqual(4);
   });
 
-  it("a lender answering 500: its attempts are counted under its label and each failure is logged at warn with lender, URL and status", async () => {
+  it('a lender answering 500: its attempts are counted under its label and each failure is logged at warn with lender, URL and status', async () => {
     const other = await db().lender.findFirstOrThrow({ where: { environment: 'demo', id: { not: answering.id } }, orderBy: { id: 'asc' } });
     await db().lender.update({ where: { id: other.id }, data: { updateUrl: failing.url } });
     const profile = await db().profile.create({ data: { environment: 'demo' } });
     const stored = await storedLenderApplication(app, { lenderId: other.id, profileId: profile.id });
     await lenderAcknowledges(app, await lenderIdToken(app, await lenderCredentials(app, other.id)), stored);
-    await eventually(async () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: stored } }), (d) => d.status === 'DEAD');
+    await eventually(
+      async () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: stored } }),
+      (d) => d.status === 'DEAD',
+    );
     const text = await scrape();
     expect(valueOf(text, `webhook_delivery_attempts_total{lender="${other.slug}",outcome="retrying"}`)).toBeGreaterThanOrEqual(1);
     expect(valueOf(text, `webhook_delivery_attempts_total{lender="${other.slug}",outcome="dead"}`)).toBe(1);
@@ -111,7 +129,10 @@ describe('/metrics after submit, acknowledge and offer', () => {
 
   it('the review queue gauges equal SQL; the pool size gauge stands beside the connections', async () => {
     const text = await scrape();
-    const waiting = await db().reviewSelection.findMany({ where: { environment: 'demo', state: { in: ['PENDING_REVIEW', 'IN_REVIEW'] } }, orderBy: { createdAt: 'asc' } });
+    const waiting = await db().reviewSelection.findMany({
+      where: { environment: 'demo', state: { in: ['PENDING_REVIEW', 'IN_REVIEW'] } },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(valueOf(text, 'review_queue_depth{environment="demo"}')).toBe(waiting.length);
     expect(valueOf(text, 'review_queue_depth{environment="production"}')).toBe(0);
     const oldestAge = valueOf(text, 'review_queue_oldest_age_seconds{environment="demo"}')!;

@@ -82,7 +82,10 @@ describe('API keys in the console', () => {
     await db.apiKey.update({ where: { id }, data: { lastUsedAt: null } });
     const before = Date.now();
     expect((await fetch(`${app.url}/api/platform/v1/tenants`, { headers: bearer(token) })).status).toBe(200);
-    const row = await eventually(() => db.apiKey.findUniqueOrThrow({ where: { id } }), (k) => k.lastUsedAt !== null);
+    const row = await eventually(
+      () => db.apiKey.findUniqueOrThrow({ where: { id } }),
+      (k) => k.lastUsedAt !== null,
+    );
     expect(row.lastUsedAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
   });
 
@@ -107,7 +110,9 @@ describe('API keys in the console', () => {
   });
 
   it("lets a MEMBER rotate its own key but not the ADMIN's; another account gets 404; tenant and lender tokens are refused", async () => {
-    const own = await ask(member.token, 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { id } }', { input: { name: `member-${randomUUID().slice(0, 8)}`, scopes: ['profile:read'] } });
+    const own = await ask(member.token, 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { id } }', {
+      input: { name: `member-${randomUUID().slice(0, 8)}`, scopes: ['profile:read'] },
+    });
     expect(own.errors).toBeUndefined();
     const rotate = (token: string, id: string) => postJson(`${app.url}/api/platform/v1/api-key/${id}/rotate`, undefined, bearer(token));
     expect((await rotate(member.token, own.data!.createApiKey.id)).status).toBe(200);
@@ -122,18 +127,23 @@ describe('API keys in the console', () => {
   });
 
   it('revokes through GraphQL; a member cannot create a key with an admin-only scope', async () => {
-    const created = await ask(admin.loginToken, 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { id key } }', { input: { name: `revoke-${randomUUID().slice(0, 8)}`, scopes: ['profile:read'] } });
+    const created = await ask(admin.loginToken, 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { id key } }', {
+      input: { name: `revoke-${randomUUID().slice(0, 8)}`, scopes: ['profile:read'] },
+    });
     const { id, key } = created.data!.createApiKey;
     expect((await ask(admin.loginToken, 'mutation($id: ID!) { revokeApiKey(id: $id) }', { id })).data!.revokeApiKey).toBe(true);
     expect((await postJson(`${app.url}/api/platform/v1/auth/token`, undefined, { 'x-api-key': key })).status).toBe(401);
-    const elevated = await ask(member.token, 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { id } }', { input: { name: `x-${randomUUID().slice(0, 8)}`, scopes: ['insights:read'] } });
+    const elevated = await ask(member.token, 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { id } }', {
+      input: { name: `x-${randomUUID().slice(0, 8)}`, scopes: ['insights:read'] },
+    });
     expect(codeOf(elevated)).toBe('FORBIDDEN');
   });
 });
 
 describe('tenants in the console', () => {
   const SEARCH = 'query($search: String) { consoleTenants(search: $search) { total items { id referenceId companyName registrationNumber } } }';
-  const OPEN = 'query($id: ID!) { consoleTenant(id: $id) { tenant { id companyName } profileId creditReport { available grade reason } applications { id questionnaireId } selections { id state lenders } } }';
+  const OPEN =
+    'query($id: ID!) { consoleTenant(id: $id) { tenant { id companyName } profileId creditReport { available grade reason } applications { id questionnaireId } selections { id state lenders } } }';
 
   it("finds the account's tenant by reference for ADMIN and MEMBER, not for another account", async () => {
     const reference = (await app.runtime.database.prisma.tenant.findUniqueOrThrow({ where: { id: tenantId } })).referenceId!;
@@ -176,11 +186,24 @@ describe('the request log', () => {
     const okId = ok.headers.get('x-request-id')!;
 
     const entryOf = async (requestId: string): Promise<any> => (await ask(admin.loginToken, REQUEST_LOG, { filter: { requestId } })).data?.requestLog.nodes[0];
-    const failed = await eventually(() => entryOf(failedId), (e) => Boolean(e));
-    expect(failed).toMatchObject({ method: 'GET', route: '/api/platform/v1/tenants/:tenantId', status: 400, credentialKind: 'platform', apiKeyId: admin.apiKeyId, userId: null });
+    const failed = await eventually(
+      () => entryOf(failedId),
+      (e) => Boolean(e),
+    );
+    expect(failed).toMatchObject({
+      method: 'GET',
+      route: '/api/platform/v1/tenants/:tenantId',
+      status: 400,
+      credentialKind: 'platform',
+      apiKeyId: admin.apiKeyId,
+      userId: null,
+    });
     expect(failed.latencyMs).toBeGreaterThan(0);
     expect(JSON.parse(failed.problem)).toEqual(problem);
-    const succeeded = await eventually(() => entryOf(okId), (e) => Boolean(e));
+    const succeeded = await eventually(
+      () => entryOf(okId),
+      (e) => Boolean(e),
+    );
     expect(succeeded).toMatchObject({ status: 200, route: '/api/platform/v1/tenants', problem: null });
     const stored = await app.runtime.database.prisma.requestLogEntry.findFirstOrThrow({ where: { requestId: okId } });
     expect(stored.problem).toBeNull();
@@ -208,18 +231,33 @@ describe('the request log', () => {
     const next = await ask(admin.loginToken, REQUEST_LOG, { filter: { first: 1, before: res.data!.requestLog.endCursor } });
     expect(Number(next.data!.requestLog.nodes[0].id)).toBeLessThan(Number(res.data!.requestLog.nodes[0].id));
     const logins = await eventually(
-      async (): Promise<Array<{ userId: string | null }>> => (await ask(admin.loginToken, REQUEST_LOG, { filter: { credential: 'login' } })).data!.requestLog.nodes,
+      async (): Promise<Array<{ userId: string | null }>> =>
+        (await ask(admin.loginToken, REQUEST_LOG, { filter: { credential: 'login' } })).data!.requestLog.nodes,
       (nodes) => nodes.length > 0,
     );
     expect(logins[0]).toMatchObject({ credentialKind: 'login', route: '/graphql', apiKeyId: null });
-    expect(logins.map((n: { userId: string | null }) => n.userId)).toContain((await app.runtime.database.prisma.platformUser.findUniqueOrThrow({ where: { email: admin.email } })).id);
+    expect(logins.map((n: { userId: string | null }) => n.userId)).toContain(
+      (await app.runtime.database.prisma.platformUser.findUniqueOrThrow({ where: { email: admin.email } })).id,
+    );
   });
 
   it('is purged past the retention', async () => {
     const db = app.runtime.database.prisma;
     const old = new Date(Date.now() - (app.runtime.config.REQUEST_LOG_RETENTION_DAYS + 1) * 86_400_000);
     const requestId = `old-${randomUUID()}`;
-    await db.requestLogEntry.create({ data: { accountId: admin.accountId, environment: 'demo', requestId, method: 'GET', route: '/api/x', status: 200, latencyMs: 1, credentialKind: 'platform', createdAt: old } });
+    await db.requestLogEntry.create({
+      data: {
+        accountId: admin.accountId,
+        environment: 'demo',
+        requestId,
+        method: 'GET',
+        route: '/api/x',
+        status: 200,
+        latencyMs: 1,
+        credentialKind: 'platform',
+        createdAt: old,
+      },
+    });
     expect(await purgeRequestLog(db, new Date(), app.runtime.config.REQUEST_LOG_RETENTION_DAYS)).toBeGreaterThanOrEqual(1);
     expect(await db.requestLogEntry.count({ where: { requestId } })).toBe(0);
     expect(await db.requestLogEntry.count({ where: { accountId: admin.accountId } })).toBeGreaterThan(0);

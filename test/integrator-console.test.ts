@@ -110,10 +110,13 @@ describe('the integrator console as an account ADMIN', () => {
     await page.getByLabel('Request id').fill(requestId);
     // The entry is written within a second of the response; Apply asks again until it is there.
     await expect
-      .poll(async () => {
-        await page.getByRole('button', { name: 'Apply' }).click();
-        return page.getByTestId(`request-${requestId}`).count();
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Apply' }).click();
+          return page.getByTestId(`request-${requestId}`).count();
+        },
+        { timeout: 20_000 },
+      )
       .toBe(1);
     const row = page.getByTestId(`request-${requestId}`);
     expect(await row.getAttribute('data-status')).toBe('404');

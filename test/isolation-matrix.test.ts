@@ -23,9 +23,28 @@ import { createAccountWithUser, type LenderCredentials } from '../src/modules/id
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
 import { CredentialFactory } from './support/credentials.js';
 import { settle } from './support/graphql-client.js';
-import { bearer, createTenant, lenderCredentials, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
+import {
+  bearer,
+  createTenant,
+  lenderCredentials,
+  marketplaceV1Token,
+  masterToken,
+  platformToken,
+  signIn,
+  signUpIntegrator,
+  type Integrator,
+} from './support/identities.js';
 import { lenderAcknowledges, lenderFails, lenderOffers, storedLenderApplication, submittableMatches, termLoanOffer } from './support/lender-applications.js';
-import { collectEvents, graphqlOutcome, introspectRootFields, restOutcome, rootOperation, type EventCollector, type Outcome, type RootFields } from './support/probe-client.js';
+import {
+  collectEvents,
+  graphqlOutcome,
+  introspectRootFields,
+  restOutcome,
+  rootOperation,
+  type EventCollector,
+  type Outcome,
+  type RootFields,
+} from './support/probe-client.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 import { expectJson as json, MINIMAL_PDF, pdfForm, sendJson } from './support/rest-calls.js';
 
@@ -82,14 +101,26 @@ async function snapshot(): Promise<unknown> {
   // The subscription tests move SUBT0 and SUBP on purpose; everything else must stay as it was.
   const moved = [ids.SUBT0, ids.SUBP] as number[];
   return {
-    profiles: await db().profile.findMany({ where: { id: { in: profileIds } }, orderBy: { id: 'asc' }, include: { documents: { select: { id: true } }, cases: { select: { id: true, state: true } }, reviewSelections: { select: { id: true, state: true } } } }),
+    profiles: await db().profile.findMany({
+      where: { id: { in: profileIds } },
+      orderBy: { id: 'asc' },
+      include: { documents: { select: { id: true } }, cases: { select: { id: true, state: true } }, reviewSelections: { select: { id: true, state: true } } },
+    }),
     answers: await db().questionnaireAnswerSet.findMany({ where: { profileId: { in: profileIds } }, orderBy: { id: 'asc' } }),
     tenants: await db().tenant.findMany({ where: { id: { in: [ids.T0 as string, ids.T1 as string] } }, orderBy: { id: 'asc' } }),
     businessApplications: await db().businessApplication.findMany({ where: { tenantId: ids.T0 as string }, orderBy: { id: 'asc' } }),
     lenderApplications: await db().lenderApplication.findMany({
       where: { OR: [{ id: { in: applicationIds } }, { profileId: { in: profileIds } }], id: { notIn: moved } },
       orderBy: { id: 'asc' },
-      select: { id: true, status: true, reference: true, comment: true, acceptedAt: true, updatedAt: true, offers: { select: { id: true, decision: true, supersededAt: true } } },
+      select: {
+        id: true,
+        status: true,
+        reference: true,
+        comment: true,
+        acceptedAt: true,
+        updatedAt: true,
+        offers: { select: { id: true, decision: true, supersededAt: true } },
+      },
     }),
   };
 }
@@ -100,22 +131,39 @@ beforeAll(async () => {
   const [a, b] = [await signUpIntegrator(app, `iso-a-${SECRET}`), await signUpIntegrator(app, `iso-b-${SECRET}`)];
   const aUserId = (await db().platformUser.findFirstOrThrow({ where: { accountId: a.accountId } })).id;
   const staffEmail = `staff-${SECRET}@example.test`;
-  const staff = await createAccountWithUser(db(), { environment: 'demo', accountName: 'specialists', email: staffEmail, password: 'staff-password-123', role: 'STAFF' });
+  const staff = await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'specialists',
+    email: staffEmail,
+    password: 'staff-password-123',
+    role: 'STAFF',
+  });
   factory = new CredentialFactory(app, a.loginToken, { accountId: a.accountId, userId: aUserId }, staff);
   rootFields = await introspectRootFields(app.url, bearer(a.platformToken));
 
   // Tenants: T0 and T1 of A (both with a profile), TB of B.
-  const [t0, t1, tb] = await Promise.all([createTenant(app, a.platformToken, MARKS.t0Reference), createTenant(app, a.platformToken, `T1-${SECRET}`), createTenant(app, b.platformToken, `TB-${SECRET}`)]);
-  const [t0Token, t1Token, tbToken] = await Promise.all([t0, t1, tb].map(async (t, i) => (await platformToken(app, i === 2 ? b.apiKey : a.apiKey, t.id)).access_token));
+  const [t0, t1, tb] = await Promise.all([
+    createTenant(app, a.platformToken, MARKS.t0Reference),
+    createTenant(app, a.platformToken, `T1-${SECRET}`),
+    createTenant(app, b.platformToken, `TB-${SECRET}`),
+  ]);
+  const [t0Token, t1Token, tbToken] = await Promise.all(
+    [t0, t1, tb].map(async (t, i) => (await platformToken(app, i === 2 ? b.apiKey : a.apiKey, t.id)).access_token),
+  );
   const t0Auth = bearer(t0Token!);
-  const t0Profile = await json(await send('POST', `${B}/profile`, t0Auth, { companyInformation: { registrationNumber: '09876543', website: MARKS.t0Website } }), 201);
+  const t0Profile = await json(
+    await send('POST', `${B}/profile`, t0Auth, { companyInformation: { registrationNumber: '09876543', website: MARKS.t0Website } }),
+    201,
+  );
   await json(await send('POST', `${B}/profile`, bearer(t1Token!), { companyInformation: { registrationNumber: '11223344' } }), 201);
   Object.assign(ids, { T0: t0.id, T1: t1.id, TB: tb.id, T0P: t0Profile.id });
 
   // T0's Business V1 application, its continue URL and a lender without requirements the profile misses.
   const application = await json(await send('POST', `${B}/applications`, t0Auth, APPLICATION), 201);
   const { continueUrl } = await json(await send('POST', `${B}/applications/${application.id}/continue-url`, t0Auth, {}), 201);
-  const appMatches: Array<{ lender: { id: number }; product: string }> = (await json(await send('GET', `${B}/applications/${application.id}/matches`, t0Auth), 200)).matches;
+  const appMatches: Array<{ lender: { id: number }; product: string }> = (
+    await json(await send('GET', `${B}/applications/${application.id}/matches`, t0Auth), 200)
+  ).matches;
 
   // A's Marketplace V1 profile with ACME's answers, its matches and a mark in its company information.
   const aV1 = (await marketplaceV1Token(app, a.apiKey)).jwt;
@@ -138,7 +186,8 @@ beforeAll(async () => {
   const lenderAToken = async () => (await factory.lender(lenderA, 'A')).token;
 
   // T0's lender applications, made as an integrator makes them (submit to a matched lender), and answered by lender A.
-  const submit = async () => (await json(await send('POST', `${B}/applications/${application.id}/submit`, t0Auth, submitBody), 201)).applications[0].applicationId as number;
+  const submit = async () =>
+    (await json(await send('POST', `${B}/applications/${application.id}/submit`, t0Auth, submitBody), 201)).applications[0].applicationId as number;
   const [appT0, appT0Failed, subT0] = [await submit(), await submit(), await submit()];
   await lenderOffers(app, await lenderAToken(), appT0);
   await lenderFails(app, await lenderAToken(), appT0Failed);
@@ -164,7 +213,10 @@ beforeAll(async () => {
   );
   const docT0 = JSON.parse(attached.text).data.attachDocument.id;
   const row = await db().profile.findUniqueOrThrow({ where: { id: uuid } });
-  await db().profile.update({ where: { id: uuid }, data: { eligibilityRequest: { ...(row.eligibilityRequest as object), recovery: { claimAmount: { code: 'GBP', value: 12500 } } } } });
+  await db().profile.update({
+    where: { id: uuid },
+    data: { eligibilityRequest: { ...(row.eligibilityRequest as object), recovery: { claimAmount: { code: 'GBP', value: 12500 } } } },
+  });
   await json(await postJson(`${app.url}${V1}/profiles/${uuid}/cases/apply`, undefined, v1Auth), 200);
 
   // B's side: its tokens, a key id to move to, and a profile of B that lender A has an application for.
@@ -227,19 +279,46 @@ afterAll(() => app?.close());
 const CALLERS = {
   bV1: { who: "account B's Marketplace V1 token", headers: async () => bearer(actors.bV1) },
   aV1: { who: "account A's Marketplace V1 token (it created the anonymous profile, never claimed it)", headers: async () => bearer(actors.aV1) },
-  bPlatform: { who: "account B's platform token (Service-tenant-id: B's tenant)", headers: async () => ({ ...bearer(actors.b.platformToken), 'service-tenant-id': ids.TB as string }) },
-  bPlatformNamingT0: { who: "account B's platform token naming T0 in Service-tenant-id", headers: async () => ({ ...bearer(actors.b.platformToken), 'service-tenant-id': ids.T0 as string }) },
+  bPlatform: {
+    who: "account B's platform token (Service-tenant-id: B's tenant)",
+    headers: async () => ({ ...bearer(actors.b.platformToken), 'service-tenant-id': ids.TB as string }),
+  },
+  bPlatformNamingT0: {
+    who: "account B's platform token naming T0 in Service-tenant-id",
+    headers: async () => ({ ...bearer(actors.b.platformToken), 'service-tenant-id': ids.T0 as string }),
+  },
   bMaster: { who: "account B's master token", headers: async () => ({ ...bearer(actors.bMaster), 'service-tenant-id': ids.T0 as string }) },
   bTenant: { who: "account B's tenant token", headers: async () => bearer(actors.tbToken) },
-  bApiKeyNamingT0: { who: "account B's API key naming T0 in Service-tenant-id", headers: async () => ({ 'x-api-key': actors.b.apiKey, 'service-tenant-id': ids.T0 as string }) },
+  bApiKeyNamingT0: {
+    who: "account B's API key naming T0 in Service-tenant-id",
+    headers: async () => ({ 'x-api-key': actors.b.apiKey, 'service-tenant-id': ids.T0 as string }),
+  },
   t1: { who: 'tenant token of T1 (same account as T0)', headers: async () => bearer(actors.t1Token) },
-  aPlatformNamingT1: { who: "account A's platform token naming T1 in Service-tenant-id", headers: async () => ({ ...bearer(actors.a.platformToken), 'service-tenant-id': ids.T1 as string }) },
-  t1NamingT0: { who: 'tenant token of T1 naming T0 in Service-tenant-id', headers: async () => ({ ...bearer(actors.t1Token), 'service-tenant-id': ids.T0 as string }) },
-  t0NamingT1: { who: 'tenant token of T0 naming T1 in Service-tenant-id', headers: async () => ({ ...bearer(actors.t0Token), 'service-tenant-id': ids.T1 as string }) },
-  bTenantNamingT0: { who: "account B's tenant token naming T0 in Service-tenant-id", headers: async () => ({ ...bearer(actors.tbToken), 'service-tenant-id': ids.T0 as string }) },
-  aMaster: { who: "account A's own master token (Service-tenant-id: T0)", headers: async () => ({ ...bearer(actors.aMaster), 'service-tenant-id': ids.T0 as string }) },
+  aPlatformNamingT1: {
+    who: "account A's platform token naming T1 in Service-tenant-id",
+    headers: async () => ({ ...bearer(actors.a.platformToken), 'service-tenant-id': ids.T1 as string }),
+  },
+  t1NamingT0: {
+    who: 'tenant token of T1 naming T0 in Service-tenant-id',
+    headers: async () => ({ ...bearer(actors.t1Token), 'service-tenant-id': ids.T0 as string }),
+  },
+  t0NamingT1: {
+    who: 'tenant token of T0 naming T1 in Service-tenant-id',
+    headers: async () => ({ ...bearer(actors.t0Token), 'service-tenant-id': ids.T1 as string }),
+  },
+  bTenantNamingT0: {
+    who: "account B's tenant token naming T0 in Service-tenant-id",
+    headers: async () => ({ ...bearer(actors.tbToken), 'service-tenant-id': ids.T0 as string }),
+  },
+  aMaster: {
+    who: "account A's own master token (Service-tenant-id: T0)",
+    headers: async () => ({ ...bearer(actors.aMaster), 'service-tenant-id': ids.T0 as string }),
+  },
   lenderB: { who: 'lender B', headers: async () => bearer((await factory.lender(actors.lenderB, 'B')).token) },
-  lenderAOtherApplication: { who: "lender A, through its application of another account's profile", headers: async () => bearer((await factory.lender(actors.lenderA, 'A')).token) },
+  lenderAOtherApplication: {
+    who: "lender A, through its application of another account's profile",
+    headers: async () => bearer((await factory.lender(actors.lenderA, 'A')).token),
+  },
 } as const;
 type CallerName = keyof typeof CALLERS;
 
@@ -292,7 +371,8 @@ interface IsolationCase {
   request: Request;
 }
 
-const matrix = (object: string, callers: CallerName[], requests: Request[]): IsolationCase[] => callers.flatMap((caller) => requests.map((request) => ({ object, caller, request })));
+const matrix = (object: string, callers: CallerName[], requests: Request[]): IsolationCase[] =>
+  callers.flatMap((caller) => requests.map((request) => ({ object, caller, request })));
 
 // ------------------------------------------------------------------------------------------ cases
 
@@ -304,201 +384,287 @@ const answersPath = `${V1}/questionnaires/${Q}/profiles/{P}/answers`;
 
 const CASES: IsolationCase[] = [
   // Marketplace V1 profile (and its funding search, answers, documents and case), REST: another account.
-  ...matrix('Marketplace V1 profile', ['bV1'], [
-    rest('GET', `${V1}/profiles/{P}`),
-    rest('PATCH', `${V1}/profiles/{P}/company`, { website: 'https://stolen.example' }),
-    invalid('PATCH', `${V1}/profiles/{P}/company`, {}, 'empty body'),
-    invalid('PATCH', `${V1}/profiles/{P}/company`, { employeesNumber: 'many' }, 'wrong type'),
-    rest('PATCH', `${V1}/profiles/{P}/financials`, { revenue: { code: 'GBP', value: 1 } }),
-    invalid('PATCH', `${V1}/profiles/{P}/financials`, {}, 'empty body'),
-    rest('PUT', `${V1}/profiles/{P}/move/{BKEY}`),
-    invalid('PUT', `${V1}/profiles/{P}/move/not-a-key-id`, undefined, 'malformed targetApiKey'),
-    rest('PATCH', `${V1}/profiles/{P}/set-ownership`),
-    rest('GET', `${V1}/profiles/{P}/url-schemas/funding-search`),
-    invalid('GET', `${V1}/profiles/{P}/url-schemas/no-such-type`, undefined, 'unknown type'),
-  ]),
-  ...matrix('funding search (matches) of the Marketplace V1 profile', ['bV1'], [
-    rest('GET', `${V1}/profiles/{P}/funding/matches/count`),
-    invalid('GET', `${V1}/profiles/{P}/funding/matches/count?productTypes=SPACESHIP`, undefined, 'unknown product type'),
-    rest('GET', `${V1}/profiles/{P}/funding/matches/results`),
-    invalid('GET', `${V1}/profiles/{P}/funding/matches/results?explain=maybe`, undefined, 'explain not a boolean'),
-    rest('POST', `${V1}/profiles/{P}/funding/apply`, '{SELECTION}'),
-    invalid('POST', `${V1}/profiles/{P}/funding/apply`, [], 'no lender selected'),
-  ]),
+  ...matrix(
+    'Marketplace V1 profile',
+    ['bV1'],
+    [
+      rest('GET', `${V1}/profiles/{P}`),
+      rest('PATCH', `${V1}/profiles/{P}/company`, { website: 'https://stolen.example' }),
+      invalid('PATCH', `${V1}/profiles/{P}/company`, {}, 'empty body'),
+      invalid('PATCH', `${V1}/profiles/{P}/company`, { employeesNumber: 'many' }, 'wrong type'),
+      rest('PATCH', `${V1}/profiles/{P}/financials`, { revenue: { code: 'GBP', value: 1 } }),
+      invalid('PATCH', `${V1}/profiles/{P}/financials`, {}, 'empty body'),
+      rest('PUT', `${V1}/profiles/{P}/move/{BKEY}`),
+      invalid('PUT', `${V1}/profiles/{P}/move/not-a-key-id`, undefined, 'malformed targetApiKey'),
+      rest('PATCH', `${V1}/profiles/{P}/set-ownership`),
+      rest('GET', `${V1}/profiles/{P}/url-schemas/funding-search`),
+      invalid('GET', `${V1}/profiles/{P}/url-schemas/no-such-type`, undefined, 'unknown type'),
+    ],
+  ),
+  ...matrix(
+    'funding search (matches) of the Marketplace V1 profile',
+    ['bV1'],
+    [
+      rest('GET', `${V1}/profiles/{P}/funding/matches/count`),
+      invalid('GET', `${V1}/profiles/{P}/funding/matches/count?productTypes=SPACESHIP`, undefined, 'unknown product type'),
+      rest('GET', `${V1}/profiles/{P}/funding/matches/results`),
+      invalid('GET', `${V1}/profiles/{P}/funding/matches/results?explain=maybe`, undefined, 'explain not a boolean'),
+      rest('POST', `${V1}/profiles/{P}/funding/apply`, '{SELECTION}'),
+      invalid('POST', `${V1}/profiles/{P}/funding/apply`, [], 'no lender selected'),
+    ],
+  ),
   ...matrix('case of the Marketplace V1 profile', ['bV1'], [rest('POST', `${V1}/profiles/{P}/cases/apply`)]),
-  ...matrix('documents of the Marketplace V1 profile', ['bV1'], [
-    rest('POST', `${V1}/profiles/{P}/documents`, documentForm),
-    invalid('POST', `${V1}/profiles/{P}/documents`, undefined, 'no file'),
-    rest('GET', `${V1}/profiles/{P}/documents`),
-  ]),
-  ...matrix('questionnaire answers of the Marketplace V1 profile', ['bV1'], [
-    rest('GET', `${V1}/questionnaires/${Q}/profiles/{P}/json-schema`),
-    rest('GET', answersPath),
-    rest('PUT', answersPath, ACME_ANSWERS),
-    invalid('PUT', answersPath, {}, 'required answers missing'),
-    rest('PATCH', answersPath, { clientName: 'Mallory' }),
-    invalid('PATCH', answersPath, {}, 'no answer'),
-    rest('DELETE', `${answersPath}?answerKey=clientName`),
-    invalid('DELETE', `${answersPath}?answerKey=no-such-question`, undefined, 'unknown answerKey'),
-  ]),
+  ...matrix(
+    'documents of the Marketplace V1 profile',
+    ['bV1'],
+    [
+      rest('POST', `${V1}/profiles/{P}/documents`, documentForm),
+      invalid('POST', `${V1}/profiles/{P}/documents`, undefined, 'no file'),
+      rest('GET', `${V1}/profiles/{P}/documents`),
+    ],
+  ),
+  ...matrix(
+    'questionnaire answers of the Marketplace V1 profile',
+    ['bV1'],
+    [
+      rest('GET', `${V1}/questionnaires/${Q}/profiles/{P}/json-schema`),
+      rest('GET', answersPath),
+      rest('PUT', answersPath, ACME_ANSWERS),
+      invalid('PUT', answersPath, {}, 'required answers missing'),
+      rest('PATCH', answersPath, { clientName: 'Mallory' }),
+      invalid('PATCH', answersPath, {}, 'no answer'),
+      rest('DELETE', `${answersPath}?answerKey=clientName`),
+      invalid('DELETE', `${answersPath}?answerKey=no-such-question`, undefined, 'unknown answerKey'),
+    ],
+  ),
   // The same objects over GraphQL: another account (every kind of its tokens), and a tenant of the same account.
-  ...matrix('Marketplace V1 profile', ['bV1'], [
-    profileRead,
-    gql('query', 'profileFundingSearchUrl', { uuid: '{P}' }),
-    profileMatches,
-    profileDocuments,
-    profileCases,
-    gql('query', 'answers', { questionnaireId: Q, profileId: '{P}' }),
-    gql('query', 'questionnaireJsonSchema', { id: Q, profileId: '{P}' }),
-    gql('mutation', 'patchProfileCompany', { uuid: '{P}', input: { website: 'https://stolen.example' } }),
-    gql('mutation', 'patchProfileCompany', { uuid: '{P}', input: {} }, 'invalid: empty input'),
-    gql('mutation', 'patchProfileFinancials', { uuid: '{P}', input: { revenue: { code: 'GBP', value: 1 } } }),
-    gql('mutation', 'setProfileOwnership', { uuid: '{P}' }),
-    gql('mutation', 'moveProfile', { uuid: '{P}', targetApiKey: '{BKEY}' }),
-    gql('mutation', 'moveProfile', { uuid: '{P}', targetApiKey: 'not-a-key-id' }, 'invalid: malformed targetApiKey'),
-    gql('mutation', 'applyForCase', { uuid: '{P}' }),
-    gql('mutation', 'attachDocument', { profileId: '{P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: MINIMAL_PDF.toString('base64') }),
-    gql('mutation', 'putAnswers', { questionnaireId: Q, profileId: '{P}', answers: ACME_ANSWERS }),
-    gql('mutation', 'putAnswers', { questionnaireId: Q, profileId: '{P}', answers: {} }, 'invalid: required answers missing'),
-    gql('mutation', 'patchAnswers', { questionnaireId: Q, profileId: '{P}', answers: { clientName: 'Mallory' } }),
-    gql('mutation', 'deleteAnswers', { questionnaireId: Q, profileId: '{P}', answerKeys: ['clientName'] }),
-    gql('mutation', 'deleteAnswers', { questionnaireId: Q, profileId: '{P}', answerKeys: ['no-such-question'] }, 'invalid: unknown answerKey'),
-    gql('mutation', 'applyToLenders', { profileId: '{P}', selection: '{SELECTION}' }),
-    gql('mutation', 'applyToLenders', { profileId: '{P}', selection: [] }, 'invalid: no lender selected'),
-  ]),
-  ...matrix('Marketplace V1 profile', ['bPlatform', 'bTenant', 't1'], [
-    profileRead,
-    profileMatches,
-    profileDocuments,
-    gql('query', 'answers', { questionnaireId: Q, profileId: '{P}' }),
-    gql('mutation', 'attachDocument', { profileId: '{P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: MINIMAL_PDF.toString('base64') }),
-    gql('mutation', 'putAnswers', { questionnaireId: Q, profileId: '{P}', answers: {} }, 'invalid: required answers missing'),
-  ]),
+  ...matrix(
+    'Marketplace V1 profile',
+    ['bV1'],
+    [
+      profileRead,
+      gql('query', 'profileFundingSearchUrl', { uuid: '{P}' }),
+      profileMatches,
+      profileDocuments,
+      profileCases,
+      gql('query', 'answers', { questionnaireId: Q, profileId: '{P}' }),
+      gql('query', 'questionnaireJsonSchema', { id: Q, profileId: '{P}' }),
+      gql('mutation', 'patchProfileCompany', { uuid: '{P}', input: { website: 'https://stolen.example' } }),
+      gql('mutation', 'patchProfileCompany', { uuid: '{P}', input: {} }, 'invalid: empty input'),
+      gql('mutation', 'patchProfileFinancials', { uuid: '{P}', input: { revenue: { code: 'GBP', value: 1 } } }),
+      gql('mutation', 'setProfileOwnership', { uuid: '{P}' }),
+      gql('mutation', 'moveProfile', { uuid: '{P}', targetApiKey: '{BKEY}' }),
+      gql('mutation', 'moveProfile', { uuid: '{P}', targetApiKey: 'not-a-key-id' }, 'invalid: malformed targetApiKey'),
+      gql('mutation', 'applyForCase', { uuid: '{P}' }),
+      gql('mutation', 'attachDocument', { profileId: '{P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: MINIMAL_PDF.toString('base64') }),
+      gql('mutation', 'putAnswers', { questionnaireId: Q, profileId: '{P}', answers: ACME_ANSWERS }),
+      gql('mutation', 'putAnswers', { questionnaireId: Q, profileId: '{P}', answers: {} }, 'invalid: required answers missing'),
+      gql('mutation', 'patchAnswers', { questionnaireId: Q, profileId: '{P}', answers: { clientName: 'Mallory' } }),
+      gql('mutation', 'deleteAnswers', { questionnaireId: Q, profileId: '{P}', answerKeys: ['clientName'] }),
+      gql('mutation', 'deleteAnswers', { questionnaireId: Q, profileId: '{P}', answerKeys: ['no-such-question'] }, 'invalid: unknown answerKey'),
+      gql('mutation', 'applyToLenders', { profileId: '{P}', selection: '{SELECTION}' }),
+      gql('mutation', 'applyToLenders', { profileId: '{P}', selection: [] }, 'invalid: no lender selected'),
+    ],
+  ),
+  ...matrix(
+    'Marketplace V1 profile',
+    ['bPlatform', 'bTenant', 't1'],
+    [
+      profileRead,
+      profileMatches,
+      profileDocuments,
+      gql('query', 'answers', { questionnaireId: Q, profileId: '{P}' }),
+      gql('mutation', 'attachDocument', { profileId: '{P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: MINIMAL_PDF.toString('base64') }),
+      gql('mutation', 'putAnswers', { questionnaireId: Q, profileId: '{P}', answers: {} }, 'invalid: required answers missing'),
+    ],
+  ),
 
   // Tenant T0: another account.
-  ...matrix('tenant T0', ['bPlatform', 'bMaster'], [
-    rest('GET', `${P}/tenants/{T0}`),
-    rest('PATCH', `${P}/tenants/{T0}`, { referenceId: 'stolen' }),
-    invalid('PATCH', `${P}/tenants/{T0}`, { referenceId: 42 }, 'referenceId not a string'),
-    gql('query', 'tenant', { id: '{T0}' }),
-    gql('mutation', 'updateTenant', { id: '{T0}', input: { referenceId: 'stolen' } }),
-    gqlText('Tenant.profile', 'query($t: ID!) { tenant(id: $t) { profile { uuid } } }', { t: '{T0}' }),
-  ]),
-  ...matrix('tenant T0 (a tenant token for it)', ['bPlatformNamingT0', 'bMaster'], [rest('POST', `${P}/auth/tenants/authorize`), rest('POST', `${V2}/auth/tenants/authorize`)]),
+  ...matrix(
+    'tenant T0',
+    ['bPlatform', 'bMaster'],
+    [
+      rest('GET', `${P}/tenants/{T0}`),
+      rest('PATCH', `${P}/tenants/{T0}`, { referenceId: 'stolen' }),
+      invalid('PATCH', `${P}/tenants/{T0}`, { referenceId: 42 }, 'referenceId not a string'),
+      gql('query', 'tenant', { id: '{T0}' }),
+      gql('mutation', 'updateTenant', { id: '{T0}', input: { referenceId: 'stolen' } }),
+      gqlText('Tenant.profile', 'query($t: ID!) { tenant(id: $t) { profile { uuid } } }', { t: '{T0}' }),
+    ],
+  ),
+  ...matrix(
+    'tenant T0 (a tenant token for it)',
+    ['bPlatformNamingT0', 'bMaster'],
+    [rest('POST', `${P}/auth/tenants/authorize`), rest('POST', `${V2}/auth/tenants/authorize`)],
+  ),
   ...matrix('tenant T0 (a tenant token for it)', ['bApiKeyNamingT0'], [rest('POST', `${P}/auth/token`)]),
 
   // T0's tenant profile: another account naming T0; tenant tokens naming another tenant; A's master token.
-  ...matrix("T0's tenant profile", ['bPlatformNamingT0', 't1NamingT0', 't0NamingT1', 'bTenantNamingT0'], [
-    rest('GET', `${B}/profile`),
-    rest('GET', `${B}/profile/credit-report`),
-    rest('GET', `${V2}/profile`),
-    rest('GET', `${V2}/profile/credit-report`),
-    rest('PATCH', `${B}/profile`, { companyInformation: { website: 'https://stolen.example' } }),
-    invalid('PATCH', `${B}/profile`, { companyInformation: { employeesNumber: 'many' } }, 'wrong type'),
-    rest('PUT', `${B}/profile`, { companyInformation: { registrationNumber: '09876543' } }),
-    invalid('PUT', `${B}/profile`, {}, 'companyInformation missing'),
-    rest('POST', `${B}/profile`, { companyInformation: { registrationNumber: '09876543' } }),
-    invalid('POST', `${B}/profile`, {}, 'registrationNumber missing'),
-    rest('PATCH', `${V2}/profile`, { companyInformation: { website: 'https://stolen.example' } }),
-    gql('query', 'creditReport'),
-    gql('mutation', 'updateTenantProfile', { input: { companyInformation: { website: 'https://stolen.example' } } }),
-    gql('mutation', 'setUpTenantProfile', { input: { companyInformation: { registrationNumber: '09876543' } } }),
-  ]),
+  ...matrix(
+    "T0's tenant profile",
+    ['bPlatformNamingT0', 't1NamingT0', 't0NamingT1', 'bTenantNamingT0'],
+    [
+      rest('GET', `${B}/profile`),
+      rest('GET', `${B}/profile/credit-report`),
+      rest('GET', `${V2}/profile`),
+      rest('GET', `${V2}/profile/credit-report`),
+      rest('PATCH', `${B}/profile`, { companyInformation: { website: 'https://stolen.example' } }),
+      invalid('PATCH', `${B}/profile`, { companyInformation: { employeesNumber: 'many' } }, 'wrong type'),
+      rest('PUT', `${B}/profile`, { companyInformation: { registrationNumber: '09876543' } }),
+      invalid('PUT', `${B}/profile`, {}, 'companyInformation missing'),
+      rest('POST', `${B}/profile`, { companyInformation: { registrationNumber: '09876543' } }),
+      invalid('POST', `${B}/profile`, {}, 'registrationNumber missing'),
+      rest('PATCH', `${V2}/profile`, { companyInformation: { website: 'https://stolen.example' } }),
+      gql('query', 'creditReport'),
+      gql('mutation', 'updateTenantProfile', { input: { companyInformation: { website: 'https://stolen.example' } } }),
+      gql('mutation', 'setUpTenantProfile', { input: { companyInformation: { registrationNumber: '09876543' } } }),
+    ],
+  ),
   ...matrix("T0's tenant profile", ['aMaster'], [rest('GET', `${B}/profile`), rest('GET', `${V2}/profile`)]),
-  ...matrix("T0's tenant profile", ['bPlatform', 'bTenant', 't1'], [
-    gqlText('profile(uuid) { uuid }', 'query($u: ID!) { profile(uuid: $u) { uuid companyName } }', { u: '{T0P}' }),
-    gqlText('Profile.documents', 'query($u: ID!) { profile(uuid: $u) { documents { id } } }', { u: '{T0P}' }),
-    gql('mutation', 'attachDocument', { profileId: '{T0P}', fileName: 'x.pdf', contentType: 'application/pdf', contentBase64: MINIMAL_PDF.toString('base64') }),
-  ]),
+  ...matrix(
+    "T0's tenant profile",
+    ['bPlatform', 'bTenant', 't1'],
+    [
+      gqlText('profile(uuid) { uuid }', 'query($u: ID!) { profile(uuid: $u) { uuid companyName } }', { u: '{T0P}' }),
+      gqlText('Profile.documents', 'query($u: ID!) { profile(uuid: $u) { documents { id } } }', { u: '{T0P}' }),
+      gql('mutation', 'attachDocument', {
+        profileId: '{T0P}',
+        fileName: 'x.pdf',
+        contentType: 'application/pdf',
+        contentBase64: MINIMAL_PDF.toString('base64'),
+      }),
+    ],
+  ),
 
   // T0's Business V1 application, its matches, pre-selected offers and continue URL.
-  ...matrix("T0's Business V1 application", ['bPlatform', 'bPlatformNamingT0', 'bTenant', 't1', 'aPlatformNamingT1'], [
-    rest('GET', `${B}/applications/{APP0}/matches`),
-    rest('GET', `${B}/applications/{APP0}/pre-selected`),
-    rest('POST', `${B}/applications/{APP0}/continue-url`, {}),
-    invalid('POST', `${B}/applications/{APP0}/continue-url`, { clickId: 42 }, 'clickId not a string'),
-    rest('POST', `${B}/applications/{APP0}/submit`, '{SUBMIT}'),
-    invalid('POST', `${B}/applications/{APP0}/submit`, {}, 'lenderId missing'),
-    rest('GET', `${B}/applications/validate-continue-url?continueUrl={CONTINUE}`, undefined, "the continue URL of A's application"),
-    rest('DELETE', `${B}/applications/{APP0}/continue-url`),
-    gql('mutation', 'revokeContinueUrls', { applicationId: '{APP0}' }),
-    gql('mutation', 'submitApplicationToLender', { applicationId: '{APP0}', lenderId: '{LA}', products: ['TERM_LOAN'] }),
-  ]),
-  ...matrix("T0's Business V1 application", ['bPlatform', 'bTenant', 't1'], [
-    gqlText('Profile.applications', 'query($u: ID!) { profile(uuid: $u) { applications { id } } }', { u: '{T0P}' }),
-  ]),
-  ...matrix("T0's Business V1 application", ['t1NamingT0', 't0NamingT1'], [rest('GET', `${B}/applications/{APP0}/matches`), rest('GET', `${B}/applications/{APP0}/pre-selected`)]),
-  ...matrix("T0 (a Business V1 application for it)", ['bPlatformNamingT0'], [
-    rest('POST', `${B}/applications`, APPLICATION),
-    invalid('POST', `${B}/applications`, { fundingUrgency: 'TOMORROW' }, 'unknown fundingUrgency'),
-  ]),
+  ...matrix(
+    "T0's Business V1 application",
+    ['bPlatform', 'bPlatformNamingT0', 'bTenant', 't1', 'aPlatformNamingT1'],
+    [
+      rest('GET', `${B}/applications/{APP0}/matches`),
+      rest('GET', `${B}/applications/{APP0}/pre-selected`),
+      rest('POST', `${B}/applications/{APP0}/continue-url`, {}),
+      invalid('POST', `${B}/applications/{APP0}/continue-url`, { clickId: 42 }, 'clickId not a string'),
+      rest('POST', `${B}/applications/{APP0}/submit`, '{SUBMIT}'),
+      invalid('POST', `${B}/applications/{APP0}/submit`, {}, 'lenderId missing'),
+      rest('GET', `${B}/applications/validate-continue-url?continueUrl={CONTINUE}`, undefined, "the continue URL of A's application"),
+      rest('DELETE', `${B}/applications/{APP0}/continue-url`),
+      gql('mutation', 'revokeContinueUrls', { applicationId: '{APP0}' }),
+      gql('mutation', 'submitApplicationToLender', { applicationId: '{APP0}', lenderId: '{LA}', products: ['TERM_LOAN'] }),
+    ],
+  ),
+  ...matrix(
+    "T0's Business V1 application",
+    ['bPlatform', 'bTenant', 't1'],
+    [gqlText('Profile.applications', 'query($u: ID!) { profile(uuid: $u) { applications { id } } }', { u: '{T0P}' })],
+  ),
+  ...matrix(
+    "T0's Business V1 application",
+    ['t1NamingT0', 't0NamingT1'],
+    [rest('GET', `${B}/applications/{APP0}/matches`), rest('GET', `${B}/applications/{APP0}/pre-selected`)],
+  ),
+  ...matrix(
+    'T0 (a Business V1 application for it)',
+    ['bPlatformNamingT0'],
+    [rest('POST', `${B}/applications`, APPLICATION), invalid('POST', `${B}/applications`, { fundingUrgency: 'TOMORROW' }, 'unknown fundingUrgency')],
+  ),
 
   // Lender applications and their offers: the client's decisions (integrators), the lender API (lender B).
-  ...matrix("T0's lender application and its offer", ['t1', 'bPlatform', 'bTenant'], [
-    rest('POST', `${B}/lender-applications/{APPT0}/accept`),
-    rest('POST', `${B}/lender-applications/{APPT0}/decline`),
-    rest('POST', `${B}/lender-applications/{APPT0F}/resubmit`),
-    gql('mutation', 'acceptOffer', { applicationId: '{APPT0}' }),
-    gql('mutation', 'declineOffer', { applicationId: '{APPT0}' }),
-    gql('mutation', 'resubmitApplication', { applicationId: '{APPT0F}' }),
-  ]),
-  ...matrix("T0's lender application and its offer", ['bV1'], [
-    rest('POST', `${V1}/lender-applications/{APPT0}/accept`),
-    rest('POST', `${V1}/lender-applications/{APPT0}/decline`),
-    rest('POST', `${V1}/lender-applications/{APPT0F}/resubmit`),
-    gql('mutation', 'acceptOffer', { applicationId: '{APPT0}' }),
-  ]),
-  ...matrix("the Marketplace V1 profile's lender application and its offer", ['bV1'], [
-    rest('POST', `${V1}/lender-applications/{APPP}/accept`),
-    rest('POST', `${V1}/lender-applications/{APPP}/decline`),
-    rest('POST', `${V1}/lender-applications/{APPPF}/resubmit`),
-    gql('mutation', 'acceptOffer', { applicationId: '{APPP}' }),
-    gql('mutation', 'declineOffer', { applicationId: '{APPP}' }),
-    gql('mutation', 'resubmitApplication', { applicationId: '{APPPF}' }),
-  ]),
-  ...matrix("the Marketplace V1 profile's lender application and its offer", ['bPlatform', 'bTenant', 't1'], [
-    rest('POST', `${B}/lender-applications/{APPP}/accept`),
-    rest('POST', `${B}/lender-applications/{APPPF}/resubmit`),
-    gql('mutation', 'declineOffer', { applicationId: '{APPP}' }),
-  ]),
+  ...matrix(
+    "T0's lender application and its offer",
+    ['t1', 'bPlatform', 'bTenant'],
+    [
+      rest('POST', `${B}/lender-applications/{APPT0}/accept`),
+      rest('POST', `${B}/lender-applications/{APPT0}/decline`),
+      rest('POST', `${B}/lender-applications/{APPT0F}/resubmit`),
+      gql('mutation', 'acceptOffer', { applicationId: '{APPT0}' }),
+      gql('mutation', 'declineOffer', { applicationId: '{APPT0}' }),
+      gql('mutation', 'resubmitApplication', { applicationId: '{APPT0F}' }),
+    ],
+  ),
+  ...matrix(
+    "T0's lender application and its offer",
+    ['bV1'],
+    [
+      rest('POST', `${V1}/lender-applications/{APPT0}/accept`),
+      rest('POST', `${V1}/lender-applications/{APPT0}/decline`),
+      rest('POST', `${V1}/lender-applications/{APPT0F}/resubmit`),
+      gql('mutation', 'acceptOffer', { applicationId: '{APPT0}' }),
+    ],
+  ),
+  ...matrix(
+    "the Marketplace V1 profile's lender application and its offer",
+    ['bV1'],
+    [
+      rest('POST', `${V1}/lender-applications/{APPP}/accept`),
+      rest('POST', `${V1}/lender-applications/{APPP}/decline`),
+      rest('POST', `${V1}/lender-applications/{APPPF}/resubmit`),
+      gql('mutation', 'acceptOffer', { applicationId: '{APPP}' }),
+      gql('mutation', 'declineOffer', { applicationId: '{APPP}' }),
+      gql('mutation', 'resubmitApplication', { applicationId: '{APPPF}' }),
+    ],
+  ),
+  ...matrix(
+    "the Marketplace V1 profile's lender application and its offer",
+    ['bPlatform', 'bTenant', 't1'],
+    [
+      rest('POST', `${B}/lender-applications/{APPP}/accept`),
+      rest('POST', `${B}/lender-applications/{APPPF}/resubmit`),
+      gql('mutation', 'declineOffer', { applicationId: '{APPP}' }),
+    ],
+  ),
   // An anonymous profile's lender applications: readable "by uuid" is the profile, never what was
   // done in its name; account A (whose key created the profile) is as much a stranger as B.
-  ...matrix("an anonymous profile's lender application and its offer", ['bV1', 'aV1'], [
-    rest('POST', `${V1}/lender-applications/{APPANON}/accept`),
-    rest('POST', `${V1}/lender-applications/{APPANON}/decline`),
-    rest('POST', `${V1}/lender-applications/{APPANONF}/resubmit`),
-    gql('mutation', 'acceptOffer', { applicationId: '{APPANON}' }),
-    gql('mutation', 'declineOffer', { applicationId: '{APPANON}' }),
-    gql('mutation', 'resubmitApplication', { applicationId: '{APPANONF}' }),
-  ]),
-  ...matrix("an anonymous profile's lender application and its offer", ['bPlatform', 'bTenant'], [
-    rest('POST', `${B}/lender-applications/{APPANON}/accept`),
-    rest('POST', `${B}/lender-applications/{APPANON}/decline`),
-    rest('POST', `${B}/lender-applications/{APPANONF}/resubmit`),
-    gql('mutation', 'acceptOffer', { applicationId: '{APPANON}' }),
-    gql('mutation', 'declineOffer', { applicationId: '{APPANON}' }),
-    gql('mutation', 'resubmitApplication', { applicationId: '{APPANONF}' }),
-  ]),
+  ...matrix(
+    "an anonymous profile's lender application and its offer",
+    ['bV1', 'aV1'],
+    [
+      rest('POST', `${V1}/lender-applications/{APPANON}/accept`),
+      rest('POST', `${V1}/lender-applications/{APPANON}/decline`),
+      rest('POST', `${V1}/lender-applications/{APPANONF}/resubmit`),
+      gql('mutation', 'acceptOffer', { applicationId: '{APPANON}' }),
+      gql('mutation', 'declineOffer', { applicationId: '{APPANON}' }),
+      gql('mutation', 'resubmitApplication', { applicationId: '{APPANONF}' }),
+    ],
+  ),
+  ...matrix(
+    "an anonymous profile's lender application and its offer",
+    ['bPlatform', 'bTenant'],
+    [
+      rest('POST', `${B}/lender-applications/{APPANON}/accept`),
+      rest('POST', `${B}/lender-applications/{APPANON}/decline`),
+      rest('POST', `${B}/lender-applications/{APPANONF}/resubmit`),
+      gql('mutation', 'acceptOffer', { applicationId: '{APPANON}' }),
+      gql('mutation', 'declineOffer', { applicationId: '{APPANON}' }),
+      gql('mutation', 'resubmitApplication', { applicationId: '{APPANONF}' }),
+    ],
+  ),
   ...(['APPT0', 'APPP'] as const).flatMap((id) =>
-    matrix(`lender A's application (${id === 'APPT0' ? "T0's" : "the Marketplace V1 profile's"}) and its offer`, ['lenderB'], [
-      rest('GET', `${L}/applications/{${id}}`),
-      rest('POST', `${L}/applications/{${id}}/acknowledgement`, { comment: 'hijacked' }),
-      invalid('POST', `${L}/applications/{${id}}/acknowledgement`, {}, 'neither reference nor comment'),
-      rest('POST', `${L}/applications/{${id}}/offer`, () => termLoanOffer()),
-      invalid('POST', `${L}/applications/{${id}}/offer`, { reference: 'x', status: 'INDICATIVE' }, 'no product object'),
-      rest('POST', `${L}/applications/{${id}}/rejection`, { reason: 'Ineligible' }),
-      invalid('POST', `${L}/applications/{${id}}/rejection`, {}, 'reason missing'),
-    ]),
+    matrix(
+      `lender A's application (${id === 'APPT0' ? "T0's" : "the Marketplace V1 profile's"}) and its offer`,
+      ['lenderB'],
+      [
+        rest('GET', `${L}/applications/{${id}}`),
+        rest('POST', `${L}/applications/{${id}}/acknowledgement`, { comment: 'hijacked' }),
+        invalid('POST', `${L}/applications/{${id}}/acknowledgement`, {}, 'neither reference nor comment'),
+        rest('POST', `${L}/applications/{${id}}/offer`, () => termLoanOffer()),
+        invalid('POST', `${L}/applications/{${id}}/offer`, { reference: 'x', status: 'INDICATIVE' }, 'no product object'),
+        rest('POST', `${L}/applications/{${id}}/rejection`, { reason: 'Ineligible' }),
+        invalid('POST', `${L}/applications/{${id}}/rejection`, {}, 'reason missing'),
+      ],
+    ),
   ),
   ...matrix("lender A's webhook delivery (of T0's application)", ['lenderB'], [rest('POST', `${L}/deliveries/{DELT0}/redeliver`)]),
-  ...matrix('documents', ['lenderB'], [
-    rest('GET', `${L}/v1/funding/search/{APPP}/document/{DOCP}`),
-    rest('GET', `${L}/v1/funding/search/{APPT0}/document/{DOCT0}`),
-  ]),
-  ...matrix('documents', ['lenderAOtherApplication'], [
-    rest('GET', `${L}/v1/funding/search/{APPX}/document/{DOCP}`),
-    rest('GET', `${L}/v1/funding/search/{APPX}/document/{DOCT0}`),
-  ]),
+  ...matrix(
+    'documents',
+    ['lenderB'],
+    [rest('GET', `${L}/v1/funding/search/{APPP}/document/{DOCP}`), rest('GET', `${L}/v1/funding/search/{APPT0}/document/{DOCT0}`)],
+  ),
+  ...matrix(
+    'documents',
+    ['lenderAOtherApplication'],
+    [rest('GET', `${L}/v1/funding/search/{APPX}/document/{DOCP}`), rest('GET', `${L}/v1/funding/search/{APPX}/document/{DOCT0}`)],
+  ),
 ];
 
 // ------------------------------------------------------------------------------------------ tests
@@ -578,7 +744,9 @@ describe('regressions named by the issue', () => {
   });
 
   it("a stranger walking lender application ids 1..n (REST decline, GraphQL acceptOffer) finds none but its own account's", async () => {
-    const own = new Set((await db().lenderApplication.findMany({ where: { profile: { ownerAccountId: actors.b.accountId } }, select: { id: true } })).map((r) => r.id));
+    const own = new Set(
+      (await db().lenderApplication.findMany({ where: { profile: { ownerAccountId: actors.b.accountId } }, select: { id: true } })).map((r) => r.id),
+    );
     const last = (await db().lenderApplication.aggregate({ _max: { id: true } }))._max.id ?? 0;
     const answered: Array<{ id: number; rest: number; graphql: number }> = [];
     for (let id = 1; id <= last; id++) {
@@ -601,7 +769,12 @@ describe('regressions named by the issue', () => {
     const refused = await restOutcome(app.url, { method: 'POST', path: `${V1}/profiles/${uuid}/funding/apply`, headers: v1Auth, body: [choice] });
     expect(refused.status, refused.text).toBe(409);
     expect(refused.text).toContain('set-ownership');
-    const viaGraphql = await graphqlOutcome(app.url, 'mutation($p: ID!, $s: [SelectedLenderInput!]!) { applyToLenders(profileId: $p, selection: $s) { id } }', { p: uuid, s: [choice] }, v1Auth);
+    const viaGraphql = await graphqlOutcome(
+      app.url,
+      'mutation($p: ID!, $s: [SelectedLenderInput!]!) { applyToLenders(profileId: $p, selection: $s) { id } }',
+      { p: uuid, s: [choice] },
+      v1Auth,
+    );
     expect(JSON.parse(viaGraphql.text).errors?.[0]?.extensions?.code, viaGraphql.text).toBe('CONFLICT');
     expect(await db().reviewSelection.count({ where: { profileId: uuid } })).toBe(0);
     await json(await send('PATCH', `${V1}/profiles/${uuid}/set-ownership`, v1Auth), 204);
@@ -609,11 +782,13 @@ describe('regressions named by the issue', () => {
     expect(await db().reviewSelection.count({ where: { profileId: uuid } })).toBe(1);
   });
 
-  it("a staff submission of a selection whose profile is anonymous is refused (409) and creates no lender application", async () => {
+  it('a staff submission of a selection whose profile is anonymous is refused (409) and creates no lender application', async () => {
     const { uuid } = await json(await postJson(`${app.url}${V1}/profiles/anonymous`, { countryCode: 'GB' }, bearer(actors.bV1)), 200);
     // Such a selection could be queued before funding/apply required ownership: stored as it was then.
     const search = await db().fundingSearch.create({ data: { profileId: uuid, amount: 150000 } });
-    const selection = await db().reviewSelection.create({ data: { profileId: uuid, fundingSearchId: search.id, selection: ids.SELECTION as never, contentHash: randomUUID() } });
+    const selection = await db().reviewSelection.create({
+      data: { profileId: uuid, fundingSearchId: search.id, selection: ids.SELECTION as never, contentHash: randomUUID() },
+    });
     const outcome = await restOutcome(app.url, { method: 'POST', path: `${P}/review-selections/${selection.id}/submit`, headers: bearer(actors.staffLogin) });
     expect(outcome.status, outcome.text).toBe(409);
     expect(await db().lenderApplication.count({ where: { profileId: uuid } })).toBe(0);
@@ -685,7 +860,13 @@ describe('subscriptions: events of objects a subscriber may not see never reach 
     // Every control receives every event it may see; then give stray events 1.5 s more to arrive.
     const about = (message: { data?: Record<string, any> | null }, id: number) => Object.values(message.data ?? {}).some((e) => e?.applicationId === id);
     await Promise.all(
-      collectors.flatMap(({ subscriber, events }) => subscriber.expects.map((name) => events.waitFor((m) => about(m, ids[name] as number) && (!subscriber.topic.startsWith('status') || m.data?.applicationStatusChanged?.status === 'Offered')))),
+      collectors.flatMap(({ subscriber, events }) =>
+        subscriber.expects.map((name) =>
+          events.waitFor(
+            (m) => about(m, ids[name] as number) && (!subscriber.topic.startsWith('status') || m.data?.applicationStatusChanged?.status === 'Offered'),
+          ),
+        ),
+      ),
     );
     await new Promise((r) => setTimeout(r, 1500));
   });
@@ -693,27 +874,40 @@ describe('subscriptions: events of objects a subscriber may not see never reach 
     await Promise.all(collectors.map(({ events }) => events.close()));
   });
 
-  it.for(SUBSCRIBERS.filter((s) => s.expects.length > 0).map((s) => [`control: ${s.who} receives ${s.topic} of ${s.expects.join(', ')}`, s] as const))('%s', ([, subscriber]) => {
-    const { events } = collectors.find((c) => c.subscriber === subscriber)!;
-    for (const name of subscriber.expects) {
-      expect(events.received.some((m) => Object.values(m.data ?? {}).some((e: any) => e?.applicationId === ids[name])), JSON.stringify(events.received)).toBe(true);
-    }
-  });
-
-  it.for(SUBSCRIBERS.filter((s) => s.forbidden.length > 0).map((s) => [`(a) ${s.who} subscribed to ${s.topic} receives nothing of ${s.forbidden.map((f) => (f === 'SUBT0' ? "T0's application" : "the Marketplace V1 profile's application")).join(' or ')}`, s] as const))(
+  it.for(SUBSCRIBERS.filter((s) => s.expects.length > 0).map((s) => [`control: ${s.who} receives ${s.topic} of ${s.expects.join(', ')}`, s] as const))(
     '%s',
     ([, subscriber]) => {
       const { events } = collectors.find((c) => c.subscriber === subscriber)!;
-      const forbiddenIds = subscriber.forbidden.map((name) => ids[name]);
-      const strays = events.received.filter((m) => Object.values(m.data ?? {}).some((e: any) => forbiddenIds.includes(e?.applicationId)));
-      expect(strays).toEqual([]);
-      expect(leaked(JSON.stringify(events.received))).toEqual([]);
+      for (const name of subscriber.expects) {
+        expect(
+          events.received.some((m) => Object.values(m.data ?? {}).some((e: any) => e?.applicationId === ids[name])),
+          JSON.stringify(events.received),
+        ).toBe(true);
+      }
     },
   );
 
+  it.for(
+    SUBSCRIBERS.filter((s) => s.forbidden.length > 0).map(
+      (s) =>
+        [
+          `(a) ${s.who} subscribed to ${s.topic} receives nothing of ${s.forbidden.map((f) => (f === 'SUBT0' ? "T0's application" : "the Marketplace V1 profile's application")).join(' or ')}`,
+          s,
+        ] as const,
+    ),
+  )('%s', ([, subscriber]) => {
+    const { events } = collectors.find((c) => c.subscriber === subscriber)!;
+    const forbiddenIds = subscriber.forbidden.map((name) => ids[name]);
+    const strays = events.received.filter((m) => Object.values(m.data ?? {}).some((e: any) => forbiddenIds.includes(e?.applicationId)));
+    expect(strays).toEqual([]);
+    expect(leaked(JSON.stringify(events.received))).toEqual([]);
+  });
+
   it("tenantCreated: account B's subscribers hear nothing of A's new tenant, while A's do", async () => {
     const mine = await collectEvents(app.url, 'subscription { tenantCreated { id referenceId } }', {}, bearer(actors.a.platformToken));
-    const theirs = await Promise.all([actors.b.platformToken, actors.bMaster].map((t) => collectEvents(app.url, 'subscription { tenantCreated { id referenceId } }', {}, bearer(t))));
+    const theirs = await Promise.all(
+      [actors.b.platformToken, actors.bMaster].map((t) => collectEvents(app.url, 'subscription { tenantCreated { id referenceId } }', {}, bearer(t))),
+    );
     try {
       await settle(500);
       const created = await createTenant(app, actors.a.platformToken, `announced-${SECRET}`);

@@ -96,7 +96,9 @@ function parseManifests(file: string, text: string): Manifest[] {
 
 /** The base's manifests (its kustomization.yaml is kustomize's, not the cluster's). */
 function loadManifests(): Manifest[] {
-  const files = readdirSync(join(ROOT, MANIFEST_DIR)).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml').sort();
+  const files = readdirSync(join(ROOT, MANIFEST_DIR))
+    .filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml')
+    .sort();
   return files.flatMap((file) => parseManifests(file, read(`${MANIFEST_DIR}/${file}`)));
 }
 
@@ -117,7 +119,6 @@ function renderOverlay(name: string): Manifest[] {
 }
 
 const packageJson = JSON.parse(read('package.json')) as { version: string; scripts: Record<string, string> };
-
 
 /** The keys of ConfigSchema in src/kernel/config.ts, from its text. */
 function readConfigKeys(): string[] {
@@ -156,8 +157,7 @@ const NODE_UID = 1000;
 const byKind = (manifests: Manifest[], kind: string) => manifests.filter((m) => m.kind === kind);
 const podTemplateOf = (m: Manifest): PodTemplate | undefined =>
   m.kind === 'Deployment' || m.kind === 'Job' ? ((m.spec as Json).template as PodTemplate) : undefined;
-const workloads = (manifests: Manifest[]) =>
-  manifests.filter((m) => podTemplateOf(m)).map((m) => ({ manifest: m, pod: podTemplateOf(m)! }));
+const workloads = (manifests: Manifest[]) => manifests.filter((m) => podTemplateOf(m)).map((m) => ({ manifest: m, pod: podTemplateOf(m)! }));
 const where = (m: Manifest, rest = '') => `${m.file} ${m.kind}/${m.metadata?.name}${rest}`;
 
 // ---------------------------------------------------------------------------------------------
@@ -171,8 +171,16 @@ const KINDS: Record<string, { validate: Validator; type: string; module: string 
   'apps/v1/Deployment': { validate: validateDeployment, type: 'IDeployment', module: 'kubernetes-models/apps/v1/Deployment' },
   'batch/v1/Job': { validate: validateJob, type: 'IJob', module: 'kubernetes-models/batch/v1/Job' },
   'policy/v1/PodDisruptionBudget': { validate: validatePdb, type: 'IPodDisruptionBudget', module: 'kubernetes-models/policy/v1/PodDisruptionBudget' },
-  'networking.k8s.io/v1/NetworkPolicy': { validate: validateNetworkPolicy, type: 'INetworkPolicy', module: 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy' },
-  'autoscaling/v2/HorizontalPodAutoscaler': { validate: validateHpa, type: 'IHorizontalPodAutoscaler', module: 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler' },
+  'networking.k8s.io/v1/NetworkPolicy': {
+    validate: validateNetworkPolicy,
+    type: 'INetworkPolicy',
+    module: 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy',
+  },
+  'autoscaling/v2/HorizontalPodAutoscaler': {
+    validate: validateHpa,
+    type: 'IHorizontalPodAutoscaler',
+    module: 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler',
+  },
 };
 
 /**
@@ -183,14 +191,24 @@ const KINDS: Record<string, { validate: Validator; type: string; module: string 
 function kindTypes(): { checker: ts.TypeChecker; types: Record<string, ts.Type> } {
   const virtual = join(ROOT, 'test', '__kubernetes_kinds__.ts');
   const text =
-    Object.entries(KINDS).map(([, k], i) => `import type { ${k.type} as K${i} } from '${k.module}';`).join('\n') +
+    Object.entries(KINDS)
+      .map(([, k], i) => `import type { ${k.type} as K${i} } from '${k.module}';`)
+      .join('\n') +
     '\n' +
-    Object.keys(KINDS).map((_, i) => `export declare const k${i}: K${i};`).join('\n');
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true, types: [] };
+    Object.keys(KINDS)
+      .map((_, i) => `export declare const k${i}: K${i};`)
+      .join('\n');
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language, ...rest) =>
-    name === virtual ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest);
+  host.getSourceFile = (name, language, ...rest) => (name === virtual ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest));
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => name === virtual || fileExists(name);
   const program = ts.createProgram([virtual], options, host);
@@ -247,7 +265,9 @@ function workloadCommandProblems(manifests: Manifest[]): string[] {
     pod.spec.containers.flatMap((c) => [
       ...nodeCommandProblems(where(manifest, ` container ${c.name}`), c.args, SERVICE_NAMES),
       // `command` replaces the image's ENTRYPOINT: node would be PID 1 with no init to reap its children.
-      ...(c.command ? [`${where(manifest, ` container ${c.name}`)}: command ${JSON.stringify(c.command)} replaces the image's entrypoint (tini): give args`] : []),
+      ...(c.command
+        ? [`${where(manifest, ` container ${c.name}`)}: command ${JSON.stringify(c.command)} replaces the image's entrypoint (tini): give args`]
+        : []),
     ]),
   );
   for (const service of SERVICE_NAMES) {
@@ -263,17 +283,31 @@ function workloadCommandProblems(manifests: Manifest[]): string[] {
   return problems;
 }
 
-const dataOf = (m: Manifest): Record<string, string> => ({ ...((m.data as Record<string, string>) ?? {}), ...((m.stringData as Record<string, string>) ?? {}) });
+const dataOf = (m: Manifest): Record<string, string> => ({
+  ...((m.data as Record<string, string>) ?? {}),
+  ...((m.stringData as Record<string, string>) ?? {}),
+});
 
 /** Each container's environment as the kubelet builds it: envFrom sources in order, then env. */
 function environmentOf(manifests: Manifest[], c: Container): { env: Record<string, string>; missing: string[] } {
   const env: Record<string, string> = {};
   const missing: string[] = [];
   for (const from of c.envFrom ?? []) {
-    const ref = from.configMapRef ? { kind: 'ConfigMap', name: from.configMapRef.name } : from.secretRef ? { kind: 'Secret', name: from.secretRef.name } : undefined;
+    const ref = from.configMapRef
+      ? { kind: 'ConfigMap', name: from.configMapRef.name }
+      : from.secretRef
+        ? { kind: 'Secret', name: from.secretRef.name }
+        : undefined;
     const source = ref && manifests.find((m) => m.kind === ref.kind && m.metadata.name === ref.name);
     if (!source) missing.push(`${ref?.kind ?? 'envFrom'} ${ref?.name ?? '?'}`);
-    else Object.assign(env, ref.kind === 'Secret' && source.data ? Object.fromEntries(Object.entries(source.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])) : {}, dataOf(source));
+    else
+      Object.assign(
+        env,
+        ref.kind === 'Secret' && source.data
+          ? Object.fromEntries(Object.entries(source.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]))
+          : {},
+        dataOf(source),
+      );
   }
   for (const variable of c.env ?? []) env[variable.name] = variable.value ?? '';
   return { env, missing };
@@ -292,7 +326,8 @@ function environmentProblems(manifests: Manifest[]): string[] {
     for (const c of pod.spec.containers) {
       for (const variable of c.env ?? []) {
         if (!known.has(variable.name)) problems.push(`${where(manifest, ` container ${c.name}`)}: env ${variable.name} is not a key of src/kernel/config.ts`);
-        if (SECRET_KEYS.includes(variable.name) && variable.value !== undefined) problems.push(`${where(manifest, ` container ${c.name}`)}: env ${variable.name} is a secret: take it from the Secret`);
+        if (SECRET_KEYS.includes(variable.name) && variable.value !== undefined)
+          problems.push(`${where(manifest, ` container ${c.name}`)}: env ${variable.name} is a secret: take it from the Secret`);
       }
       const { env, missing } = environmentOf(manifests, c);
       problems.push(...missing.map((s) => `${where(manifest, ` container ${c.name}`)}: envFrom ${s} is not in ${MANIFEST_DIR}`));
@@ -326,15 +361,18 @@ function probeProblems(manifests: Manifest[]): string[] {
           continue;
         }
         const port = portNumber(c, probe.httpGet?.port ?? probe.tcpSocket?.port);
-        if (port === undefined) problems.push(`${at}: ${kind} port ${String(probe.httpGet?.port ?? probe.tcpSocket?.port)} is not a port the container declares`);
+        if (port === undefined)
+          problems.push(`${at}: ${kind} port ${String(probe.httpGet?.port ?? probe.tcpSocket?.port)} is not a port the container declares`);
         else if (port !== listening) problems.push(`${at}: ${kind} on port ${port}, but the process listens on PORT=${listening}`);
         if (probe.httpGet) {
-          if (!HEALTH_PATHS.includes(probe.httpGet.path ?? '/')) problems.push(`${at}: ${kind} path ${probe.httpGet.path} is not served (health.ts serves ${HEALTH_PATHS.join(', ')})`);
+          if (!HEALTH_PATHS.includes(probe.httpGet.path ?? '/'))
+            problems.push(`${at}: ${kind} path ${probe.httpGet.path} is not served (health.ts serves ${HEALTH_PATHS.join(', ')})`);
           if (!mountsHealth) problems.push(`${at}: ${kind} asks HTTP, but ${serverFile ?? 'its process'} mounts no healthRouter`);
         }
       }
       if (c.readinessProbe?.httpGet?.path !== '/health/ready') problems.push(`${at}: readinessProbe must ask /health/ready (dependencies)`);
-      if (c.livenessProbe?.httpGet && c.livenessProbe.httpGet.path !== '/health') problems.push(`${at}: livenessProbe asks ${c.livenessProbe.httpGet.path}, not /health`);
+      if (c.livenessProbe?.httpGet && c.livenessProbe.httpGet.path !== '/health')
+        problems.push(`${at}: livenessProbe asks ${c.livenessProbe.httpGet.path}, not /health`);
       // The kernel accepts a TCP connection while the process's event loop is stuck.
       if (c.livenessProbe && !c.livenessProbe.httpGet) problems.push(`${at}: livenessProbe must ask /health over HTTP`);
     }
@@ -357,23 +395,32 @@ function serviceProblems(manifests: Manifest[]): string[] {
     }
     const container = podTemplateOf(targets[0]!)!.spec.containers[0]!;
     for (const port of spec.ports ?? []) {
-      if (portNumber(container, port.targetPort ?? port.port) === undefined) problems.push(`${where(s)}: targetPort ${String(port.targetPort)} is not a port of ${targets[0]!.metadata.name}`);
+      if (portNumber(container, port.targetPort ?? port.port) === undefined)
+        problems.push(`${where(s)}: targetPort ${String(port.targetPort)} is not a port of ${targets[0]!.metadata.name}`);
     }
   }
   for (const d of deployments) {
     const spec = d.spec as { selector: { matchLabels?: Record<string, string> } };
-    if (!selects(spec.selector.matchLabels ?? {}, podTemplateOf(d)!.metadata?.labels)) problems.push(`${where(d)}: its selector does not match its pod template`);
+    if (!selects(spec.selector.matchLabels ?? {}, podTemplateOf(d)!.metadata?.labels))
+      problems.push(`${where(d)}: its selector does not match its pod template`);
   }
   for (const b of byKind(manifests, 'PodDisruptionBudget')) {
     const selector = (b.spec as { selector: { matchLabels?: Record<string, string> } }).selector.matchLabels ?? {};
-    if (deployments.filter((d) => selects(selector, podTemplateOf(d)!.metadata?.labels)).length !== 1) problems.push(`${where(b)}: selects no single Deployment`);
+    if (deployments.filter((d) => selects(selector, podTemplateOf(d)!.metadata?.labels)).length !== 1)
+      problems.push(`${where(b)}: selects no single Deployment`);
   }
   // The gateway's subgraph URLs (in its environment) name those subgraphs' Services and ports.
   const gateway = deployments.find((d) => d.metadata.name === 'gateway');
   const rest = deployments.find((d) => d.metadata.name === 'rest');
   const urls = [
-    ...(gateway ? Object.entries(environmentOf(manifests, podTemplateOf(gateway)!.spec.containers[0]!).env).filter(([k]) => /^(PROFILES|MATCHES|APPLICATIONS|TENANTS)_URL$/.test(k)).map(([k, v]) => [k, v, k.slice(0, -4).toLowerCase()] as const) : []),
-    ...(rest ? [['GRAPHQL_GATEWAY_URL', environmentOf(manifests, podTemplateOf(rest)!.spec.containers[0]!).env.GRAPHQL_GATEWAY_URL ?? '', 'gateway'] as const] : []),
+    ...(gateway
+      ? Object.entries(environmentOf(manifests, podTemplateOf(gateway)!.spec.containers[0]!).env)
+          .filter(([k]) => /^(PROFILES|MATCHES|APPLICATIONS|TENANTS)_URL$/.test(k))
+          .map(([k, v]) => [k, v, k.slice(0, -4).toLowerCase()] as const)
+      : []),
+    ...(rest
+      ? [['GRAPHQL_GATEWAY_URL', environmentOf(manifests, podTemplateOf(rest)!.spec.containers[0]!).env.GRAPHQL_GATEWAY_URL ?? '', 'gateway'] as const]
+      : []),
   ];
   if (urls.length !== 5) problems.push(`gateway/rest: ${5 - urls.length} of the service URLs are unset`);
   for (const [key, value, serviceName] of urls) {
@@ -385,7 +432,8 @@ function serviceProblems(manifests: Manifest[]): string[] {
     }
     const target = deployments.find((d) => selects((service.spec as { selector: Record<string, string> }).selector, podTemplateOf(d)!.metadata?.labels));
     if (target?.metadata.name !== serviceName) problems.push(`${key}: Service ${url.hostname} does not select the ${serviceName} pods`);
-    if (!(service.spec as { ports: Array<{ port: number }> }).ports.some((p) => String(p.port) === url.port)) problems.push(`${key}: Service ${url.hostname} has no port ${url.port}`);
+    if (!(service.spec as { ports: Array<{ port: number }> }).ports.some((p) => String(p.port) === url.port))
+      problems.push(`${key}: Service ${url.hostname} has no port ${url.port}`);
     if (url.pathname !== '/graphql') problems.push(`${key}: path ${url.pathname}, not /graphql`);
   }
   return problems;
@@ -429,7 +477,12 @@ function autoscalingProblems(manifests: Manifest[]): string[] {
     if (mine.length !== 1) problems.push(`${name}: ${mine.length} HorizontalPodAutoscalers`);
   }
   for (const h of hpas) {
-    const spec = h.spec as { scaleTargetRef: { apiVersion: string; kind: string; name: string }; minReplicas?: number; maxReplicas: number; metrics?: Array<{ type: string; resource?: { name: string } }> };
+    const spec = h.spec as {
+      scaleTargetRef: { apiVersion: string; kind: string; name: string };
+      minReplicas?: number;
+      maxReplicas: number;
+      metrics?: Array<{ type: string; resource?: { name: string } }>;
+    };
     const target = byKind(manifests, 'Deployment').find((d) => d.metadata.name === spec.scaleTargetRef.name);
     if (!target || spec.scaleTargetRef.kind !== 'Deployment' || spec.scaleTargetRef.apiVersion !== 'apps/v1') {
       problems.push(`${where(h)}: scales ${spec.scaleTargetRef.kind}/${spec.scaleTargetRef.name}, not a Deployment here`);
@@ -439,16 +492,20 @@ function autoscalingProblems(manifests: Manifest[]): string[] {
     // Utilisation is measured against the request: a container without one is never scaled.
     for (const metric of spec.metrics ?? []) {
       const resource = metric.resource?.name;
-      if (metric.type === 'Resource' && resource && podTemplateOf(target)!.spec.containers.some((c) => !c.resources?.requests?.[resource])) problems.push(`${where(h)}: ${target.metadata.name} requests no ${resource}`);
+      if (metric.type === 'Resource' && resource && podTemplateOf(target)!.spec.containers.some((c) => !c.resources?.requests?.[resource]))
+        problems.push(`${where(h)}: ${target.metadata.name} requests no ${resource}`);
     }
-    if ((target.spec as { replicas?: number }).replicas !== undefined) problems.push(`${where(target)}: sets replicas, which each apply would reset under its HorizontalPodAutoscaler`);
+    if ((target.spec as { replicas?: number }).replicas !== undefined)
+      problems.push(`${where(target)}: sets replicas, which each apply would reset under its HorizontalPodAutoscaler`);
   }
   return problems;
 }
 
 /** The fewest replicas a Deployment runs: its autoscaler's minimum, else its replicas. */
 function fewestReplicas(manifests: Manifest[], d: Manifest): number {
-  const hpa = byKind(manifests, 'HorizontalPodAutoscaler').find((h) => (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name === d.metadata.name);
+  const hpa = byKind(manifests, 'HorizontalPodAutoscaler').find(
+    (h) => (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name === d.metadata.name,
+  );
   return hpa ? ((hpa.spec as { minReplicas?: number }).minReplicas ?? 1) : ((d.spec as { replicas?: number }).replicas ?? 1);
 }
 
@@ -503,7 +560,13 @@ function selectorMatches(selector: LabelSelector, labels: Record<string, string>
   return (
     byLabels &&
     (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) =>
-      operator === 'In' ? values.includes(labels[key] ?? '\u0000') : operator === 'NotIn' ? !values.includes(labels[key] ?? '\u0000') : operator === 'Exists' ? key in labels : !(key in labels),
+      operator === 'In'
+        ? values.includes(labels[key] ?? '\u0000')
+        : operator === 'NotIn'
+          ? !values.includes(labels[key] ?? '\u0000')
+          : operator === 'Exists'
+            ? key in labels
+            : !(key in labels),
     )
   );
 }
@@ -525,7 +588,13 @@ function peersAdmit(peers: PolicyPeer[] | undefined, party: Party): boolean {
 /** A rule's ports admit the port (a named port is the destination container's port of that name). */
 function portsAdmit(ports: PolicyRule['ports'], port: number, destination: Party): boolean {
   if (!ports || ports.length === 0) return true;
-  return ports.some((p) => p.port === undefined || (typeof p.port === 'number' ? p.port === port : destination !== 'elsewhere' && destination.container !== undefined && portNumber(destination.container, p.port) === port));
+  return ports.some(
+    (p) =>
+      p.port === undefined ||
+      (typeof p.port === 'number'
+        ? p.port === port
+        : destination !== 'elsewhere' && destination.container !== undefined && portNumber(destination.container, p.port) === port),
+  );
 }
 
 const policiesOf = (manifests: Manifest[], type: 'Ingress' | 'Egress', pod: Party) =>
@@ -539,15 +608,26 @@ const policiesOf = (manifests: Manifest[], type: 'Ingress' | 'Egress', pod: Part
 function reaches(manifests: Manifest[], source: Party, destination: Party, port: number): boolean {
   const egress = policiesOf(manifests, 'Egress', source);
   const ingress = policiesOf(manifests, 'Ingress', destination);
-  const leaves = egress.length === 0 || egress.some((spec) => (spec.egress ?? []).some((rule) => portsAdmit(rule.ports, port, destination) && peersAdmit(rule.to, destination)));
-  const enters = ingress.length === 0 || ingress.some((spec) => (spec.ingress ?? []).some((rule) => portsAdmit(rule.ports, port, destination) && peersAdmit(rule.from, source)));
+  const leaves =
+    egress.length === 0 ||
+    egress.some((spec) => (spec.egress ?? []).some((rule) => portsAdmit(rule.ports, port, destination) && peersAdmit(rule.to, destination)));
+  const enters =
+    ingress.length === 0 ||
+    ingress.some((spec) => (spec.ingress ?? []).some((rule) => portsAdmit(rule.ports, port, destination) && peersAdmit(rule.from, source)));
   return leaves && enters;
 }
 
 function networkProblems(manifests: Manifest[]): string[] {
   const problems: string[] = [];
-  const pods = workloads(manifests).map(({ manifest, pod }) => ({ name: manifest.metadata.name, party: { labels: pod.metadata?.labels ?? {}, container: pod.spec.containers[0]! } }));
-  const callers: Array<{ name: string; party: Party }> = [...pods, { name: 'another pod of the namespace', party: { labels: { app: 'other' } } }, { name: 'a pod elsewhere', party: 'elsewhere' }];
+  const pods = workloads(manifests).map(({ manifest, pod }) => ({
+    name: manifest.metadata.name,
+    party: { labels: pod.metadata?.labels ?? {}, container: pod.spec.containers[0]! },
+  }));
+  const callers: Array<{ name: string; party: Party }> = [
+    ...pods,
+    { name: 'another pod of the namespace', party: { labels: { app: 'other' } } },
+    { name: 'a pod elsewhere', party: 'elsewhere' },
+  ];
   for (const subgraph of pods.filter((p) => SUBGRAPHS.includes(p.name))) {
     const port = portNumber(subgraph.party.container, 'http')!;
     for (const caller of callers) {
@@ -564,7 +644,8 @@ function networkProblems(manifests: Manifest[]): string[] {
     if (allowed !== needs) problems.push(`${caller.name} ${allowed ? 'reaches' : 'does not reach'} PostgreSQL`);
   }
   const gateway = pods.find((p) => p.name === 'gateway');
-  if (gateway && reaches(manifests, gateway.party, 'elsewhere', DATABASE_PORT)) problems.push('gateway reaches port 5432 outside the namespace (a PostgreSQL outside the cluster)');
+  if (gateway && reaches(manifests, gateway.party, 'elsewhere', DATABASE_PORT))
+    problems.push('gateway reaches port 5432 outside the namespace (a PostgreSQL outside the cluster)');
   return problems;
 }
 
@@ -582,8 +663,16 @@ describe('deploy/kubernetes', () => {
     expect(CONFIG_KEYS).toEqual(expect.arrayContaining([...SECRET_KEYS, 'PORT', 'DEPLOY_ENV']));
     expect(read('Dockerfile')).toMatch(/^USER node$/m);
     const manifests = loadManifests();
-    expect(byKind(manifests, 'Deployment').map((d) => d.metadata.name).sort()).toEqual([...SERVICE_NAMES].sort());
-    expect(byKind(manifests, 'Service').map((s) => s.metadata.name).sort()).toEqual(['applications', 'gateway', 'matches', 'profiles', 'rest', 'tenants']);
+    expect(
+      byKind(manifests, 'Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual([...SERVICE_NAMES].sort());
+    expect(
+      byKind(manifests, 'Service')
+        .map((s) => s.metadata.name)
+        .sort(),
+    ).toEqual(['applications', 'gateway', 'matches', 'profiles', 'rest', 'tenants']);
     for (const d of byKind(manifests, 'Deployment')) expect(fewestReplicas(manifests, d), d.metadata.name).toBeGreaterThanOrEqual(2);
     expect(read('Dockerfile')).toMatch(/^VOLUME \["\/app\/\.data", "\/tmp"\]$/m);
   });
@@ -635,7 +724,9 @@ describe('deploy/kubernetes', () => {
           expect.stringContaining('no service "gatway"'),
           expect.stringContaining('Deployment/worker container worker: no command'),
           expect.stringMatching(/Deployment\/profiles container profiles: .* does not run node itself/),
-          expect.stringContaining("Deployment/tenants container tenants: command [\"node\",\"dist/server/src/processes/service.js\",\"tenants\"] replaces the image's entrypoint (tini)"),
+          expect.stringContaining(
+            'Deployment/tenants container tenants: command ["node","dist/server/src/processes/service.js","tenants"] replaces the image\'s entrypoint (tini)',
+          ),
           'profiles runs in 0 Deployments',
           'gateway runs in 0 Deployments',
           'rest runs in 0 Deployments',
@@ -752,7 +843,14 @@ describe('deploy/kubernetes', () => {
       spec('database-clients-only').ingress![0]!.from![0]!.podSelector!.matchExpressions![0]!.values!.push('gateway');
       spec('gateway-egress').egress!.push({ ports: [{ port: DATABASE_PORT }] });
       const problems = networkProblems(manifests);
-      expect(problems).toEqual(expect.arrayContaining(['rest reaches profiles on port 4011', 'another pod of the namespace reaches tenants on port 4014', 'a pod elsewhere reaches matches on port 4012', 'gateway reaches PostgreSQL']));
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          'rest reaches profiles on port 4011',
+          'another pod of the namespace reaches tenants on port 4014',
+          'a pod elsewhere reaches matches on port 4012',
+          'gateway reaches PostgreSQL',
+        ]),
+      );
       expect(problems).toContain('gateway reaches port 5432 outside the namespace (a PostgreSQL outside the cluster)');
       // The processes that use the database still reach it, and nobody else does.
       expect(problems.filter((p) => p.includes('PostgreSQL') && !p.startsWith('gateway'))).toEqual([]);
@@ -834,7 +932,9 @@ describe('deploy/kubernetes', () => {
       expect(podProblems(manifests)).toEqual([]);
       expect(autoscalingProblems(manifests)).toEqual([]);
       // Each in a namespace of its own, so the two can share a cluster.
-      expect(new Set(manifests.map((m) => (m.metadata as { namespace?: string }).namespace))).toEqual(new Set([name === 'demo' ? 'funding-gateway-demo' : 'funding-gateway']));
+      expect(new Set(manifests.map((m) => (m.metadata as { namespace?: string }).namespace))).toEqual(
+        new Set([name === 'demo' ? 'funding-gateway-demo' : 'funding-gateway']),
+      );
     });
 
     it('demo: the demo data and Redis keys of its own, one replica of each; production: as the base', () => {

@@ -21,7 +21,10 @@ function importGraph(): Map<string, string[]> {
     const targets = [...text.matchAll(IMPORT)]
       .map((m) => path.resolve(path.dirname(file), (m[1] ?? m[2])!).replace(/\.js$/, '.ts'))
       .filter((target) => target.startsWith(ROOT) && !target.includes(`${path.sep}generated${path.sep}`));
-    graph.set(path.relative(ROOT, file), targets.map((t) => path.relative(ROOT, t)));
+    graph.set(
+      path.relative(ROOT, file),
+      targets.map((t) => path.relative(ROOT, t)),
+    );
   }
   return graph;
 }

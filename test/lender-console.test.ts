@@ -40,17 +40,39 @@ async function application(lenderId: number, companyName: string, attachments: u
   const profile = await db().profile.create({ data: { environment: 'demo' } });
   const document = storedApplicationDocument({ lenderId, companyName });
   const row = await db().lenderApplication.create({
-    data: { lenderId, profileId: profile.id, status: 'In Review', payload: { apiProvider: { url: `${app.url}/api/platform/v1/funding`, updateUrl: `${app.url}/api/platform/v1/funding` }, ...document } },
+    data: {
+      lenderId,
+      profileId: profile.id,
+      status: 'In Review',
+      payload: { apiProvider: { url: `${app.url}/api/platform/v1/funding`, updateUrl: `${app.url}/api/platform/v1/funding` }, ...document },
+    },
   });
   if (attachments.length === 0) return row.id;
   const file = await db().document.create({
-    data: { profileId: profile.id, fileName: 'accounts-2025.pdf', contentType: 'application/pdf', sizeBytes: Buffer.byteLength(DOCUMENT_TEXT), sha256: 'test', chunks: { create: [{ seq: 0, data: Buffer.from(DOCUMENT_TEXT) }] } },
+    data: {
+      profileId: profile.id,
+      fileName: 'accounts-2025.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: Buffer.byteLength(DOCUMENT_TEXT),
+      sha256: 'test',
+      chunks: { create: [{ seq: 0, data: Buffer.from(DOCUMENT_TEXT) }] },
+    },
   });
   const withAttachment = structuredClone(document);
   withAttachment.application.profile.attachments = [
-    { id: file.id, fileName: file.fileName, contentType: file.contentType, sizeBytes: file.sizeBytes, sha256: file.sha256, url: `${app.url}/api/platform/v1/funding/v1/funding/search/${row.id}/document/${file.id}` },
+    {
+      id: file.id,
+      fileName: file.fileName,
+      contentType: file.contentType,
+      sizeBytes: file.sizeBytes,
+      sha256: file.sha256,
+      url: `${app.url}/api/platform/v1/funding/v1/funding/search/${row.id}/document/${file.id}`,
+    },
   ];
-  await db().lenderApplication.update({ where: { id: row.id }, data: { payload: { apiProvider: { url: `${app.url}/api/platform/v1/funding`, updateUrl: `${app.url}/api/platform/v1/funding` }, ...withAttachment } } });
+  await db().lenderApplication.update({
+    where: { id: row.id },
+    data: { payload: { apiProvider: { url: `${app.url}/api/platform/v1/funding`, updateUrl: `${app.url}/api/platform/v1/funding` }, ...withAttachment } },
+  });
   return row.id;
 }
 
@@ -89,7 +111,10 @@ beforeAll(async () => {
     { status: 500, body: 'ledger offline: try later' },
   ];
   await lenderAcknowledges(app, await lenderIdToken(app, lenderA), failingId, 'Checking the accounts');
-  await eventually(() => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: failingId } }), (d) => d.status === 'DEAD');
+  await eventually(
+    () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: failingId } }),
+    (d) => d.status === 'DEAD',
+  );
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
@@ -127,7 +152,9 @@ describe('the lender console as a lender’s user', () => {
     expect(download.suggestedFilename()).toBe('accounts-2025.pdf');
     expect(await readFile((await download.path())!, 'utf8')).toBe(DOCUMENT_TEXT);
     await page.getByText('The document as sent (spec 2.7)').click();
-    expect(JSON.parse((await page.getByTestId('document-json').textContent())!)).toMatchObject({ application: { id: harbourId, profile: { basicCompanyDetails: { companyName: COMPANY } } } });
+    expect(JSON.parse((await page.getByTestId('document-json').textContent())!)).toMatchObject({
+      application: { id: harbourId, profile: { basicCompanyDetails: { companyName: COMPANY } } },
+    });
     await expectUsableOnPhone(page, 'application detail');
   });
 
@@ -153,10 +180,16 @@ describe('the lender console as a lender’s user', () => {
     const before = receiver.received.length;
     await page.getByRole('button', { name: 'Replay all failed' }).click();
     await expect.poll(() => page.getByTestId('notice').textContent()).toMatch(/Queued [1-9]\d* deliver/);
-    const again = await eventually(async () => receiver.received.slice(before), (received) => received.some((r) => JSON.parse(r.body).application?.id === failingId));
+    const again = await eventually(
+      async () => receiver.received.slice(before),
+      (received) => received.some((r) => JSON.parse(r.body).application?.id === failingId),
+    );
     const replayed = again.find((r) => JSON.parse(r.body).application?.id === failingId)!;
     expect(replayed.headers['webhook-id']).toBe(webhookId);
-    await eventually(() => db().webhookDelivery.findUniqueOrThrow({ where: { id: webhookId } }), (d) => d.status === 'DELIVERED');
+    await eventually(
+      () => db().webhookDelivery.findUniqueOrThrow({ where: { id: webhookId } }),
+      (d) => d.status === 'DELIVERED',
+    );
     await page.getByRole('search', { name: 'Search deliveries' }).getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => failed.getAttribute('data-status')).toBe('DELIVERED');
   });
@@ -167,7 +200,10 @@ describe('the lender console as a lender’s user', () => {
     const before = receiver.received.length;
     await row.getByRole('button', { name: /^Redeliver/ }).click();
     await expect.poll(() => page.getByTestId('notice').textContent()).toContain('queued again');
-    const again = await eventually(async () => receiver.received.slice(before), (received) => received.length > 0);
+    const again = await eventually(
+      async () => receiver.received.slice(before),
+      (received) => received.length > 0,
+    );
     expect(again[0]!.headers['webhook-id']).toBe(webhookId);
   });
 
@@ -205,7 +241,10 @@ describe('the lender console as a lender’s user', () => {
     await page.getByRole('button', { name: 'Deliveries' }).click();
     const before = receiver.received.length;
     await page.getByRole('button', { name: 'Send test event' }).click();
-    const [request] = await eventually(async () => receiver.received.slice(before), (received) => received.length > 0);
+    const [request] = await eventually(
+      async () => receiver.received.slice(before),
+      (received) => received.length > 0,
+    );
     const headers = request!.headers as Record<string, string>;
     for (const key of [lenderA.webhookSecret, secret]) expect(new Webhook(key).verify(request!.body, headers)).toMatchObject({ test: true });
   });
@@ -222,7 +261,10 @@ describe('the session and the second lender', () => {
   it('returns to sign-in when the token expires', async () => {
     const page = await browser.newPage(PHONE);
     // A console token as the sign-in issues them, but expiring in 10 seconds.
-    const short = await app.runtime.auth.tokens.sign({ tkn: 'lender', scope: 'openid profile', lid: lenderA.lenderId, azp: lenderA.clientId }, { subject: `lender:${lenderA.lenderId}`, ttlSeconds: 10, audience: lenderA.clientId });
+    const short = await app.runtime.auth.tokens.sign(
+      { tkn: 'lender', scope: 'openid profile', lid: lenderA.lenderId, azp: lenderA.clientId },
+      { subject: `lender:${lenderA.lenderId}`, ttlSeconds: 10, audience: lenderA.clientId },
+    );
     await page.goto(`${app.url}/app/lender`);
     await page.evaluate((token) => sessionStorage.setItem('lenderConsole.idToken', token), short);
     await page.reload();

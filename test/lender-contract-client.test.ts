@@ -21,7 +21,6 @@ import { eventually } from './support/lender-receiver.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { compileStrictProject, writeStrictProject } from './support/strict-project.js';
 
-
 /** The lender's program: only the generated types, openapi-fetch and standardwebhooks. */
 const LENDER_PROGRAM = `
 import http from 'node:http';
@@ -111,7 +110,8 @@ beforeAll(async () => {
   // The lender's project: the program, the types generated from the served document, its two libraries.
   project = await mkdtemp(path.join(tmpdir(), 'fg-lender-client-'));
   await mkdir(path.join(project, 'node_modules'), { recursive: true });
-  for (const library of ['openapi-fetch', 'standardwebhooks']) await symlink(repositoryPath('node_modules', library), path.join(project, 'node_modules', library), 'dir');
+  for (const library of ['openapi-fetch', 'standardwebhooks'])
+    await symlink(repositoryPath('node_modules', library), path.join(project, 'node_modules', library), 'dir');
   const served = await (await fetch(`${app.url}/openapi.json`)).json();
   await writeFile(path.join(project, 'gateway.ts'), astToString(await openapiTS(served)));
   await writeFile(path.join(project, 'lender.ts'), LENDER_PROGRAM);
@@ -146,11 +146,22 @@ describe("a lender's client generated from /openapi.json with openapi-typescript
         EXPECTED_DELIVERIES: '2',
       },
     });
-    program.stdout!.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>)));
+    program.stdout!.on('data', (chunk: Buffer) =>
+      lines.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, any>),
+      ),
+    );
     program.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => program!.on('exit', resolve));
 
-    const listening = await eventually(async () => [lines.find((line) => line.listening), stderr] as const, ([line, errors]) => line !== undefined || errors !== '');
+    const listening = await eventually(
+      async () => [lines.find((line) => line.listening), stderr] as const,
+      ([line, errors]) => line !== undefined || errors !== '',
+    );
     expect(stderr).toBe('');
     expect(lines[0]).toEqual({ signedIn: { tokenType: 'Bearer', expiresIn: 120, idTokenParts: 3 } });
 

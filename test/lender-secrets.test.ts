@@ -47,14 +47,22 @@ const issued = new Map<number, LenderCredentials>();
 const applicationIds = new Set<number>();
 
 async function integratorRest(method: string, path: string, auth: Record<string, string>, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${app.url}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   integratorAnswers.push({ call: `${method} ${path}`, text });
   return { status: res.status, json: text ? JSON.parse(text) : null };
 }
 
 async function integratorGraphql(query: string, variables: Record<string, unknown>, auth: Record<string, string>): Promise<any> {
-  const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${app.url}/graphql`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const text = await res.text();
   integratorAnswers.push({ call: `graphql ${query.slice(0, 60)}`, text });
   return JSON.parse(text);
@@ -74,7 +82,9 @@ const lenderToken = async (lenderId: number) => lenderIdToken(app, await credent
 /** A matched lender whose required fields ACME's answers provide (company number and contact details only). */
 async function answerableLender(matches: Array<{ lender: { id: number }; product: string }>): Promise<{ lenderId: number; product: string }> {
   const lenders = await db().lender.findMany({ where: { id: { in: matches.map((m) => m.lender.id) } }, orderBy: { id: 'asc' } });
-  const lender = lenders.find((l) => (l.requiredFields as Array<{ field: string }>).every((rule) => /\.basicCompanyDetails\.(companyNumber|contactEmail|contactPhone)$/.test(rule.field)));
+  const lender = lenders.find((l) =>
+    (l.requiredFields as Array<{ field: string }>).every((rule) => /\.basicCompanyDetails\.(companyNumber|contactEmail|contactPhone)$/.test(rule.field)),
+  );
   if (!lender) throw new Error('no answerable lender among the matches');
   return { lenderId: lender.id, product: matches.find((m) => m.lender.id === lender.id)!.product };
 }
@@ -126,7 +136,10 @@ describe('integrators never see a lender secret', () => {
   });
 
   it('Marketplace V1 (a key holding profile:write funding:read funding:write): apply, staff submit, resubmit, decline', async () => {
-    const key = await createApiKey(app, integrator.loginToken, { name: `v1-${randomUUID().slice(0, 8)}`, scopes: ['profile:write', 'funding:read', 'funding:write'] });
+    const key = await createApiKey(app, integrator.loginToken, {
+      name: `v1-${randomUUID().slice(0, 8)}`,
+      scopes: ['profile:write', 'funding:read', 'funding:write'],
+    });
     const auth = bearer((await marketplaceV1Token(app, key.key)).jwt);
     const { json: profile } = await integratorRest('POST', `${V1}/profiles/blank`, auth);
     const answered = await integratorRest('PUT', `${V1}/questionnaires/introducer-all-funding-products/profiles/${profile.uuid}/answers`, auth, ACME_ANSWERS);
@@ -182,13 +195,18 @@ describe('integrators never see a lender secret', () => {
   it('none of those answers holds a lender secret, an application token, or an apiProvider / authorizationToken key; the lender still gets its document (spec 2.7)', async () => {
     expect(applicationIds.size).toBe(3);
     // What the lenders were handed, and each application's token as the lenders received it in their webhooks.
-    const received = () => receiver.received.map((r) => JSON.parse(r.body) as { apiProvider?: { authorizationToken?: string | null }; application: { id: number } });
+    const received = () =>
+      receiver.received.map((r) => JSON.parse(r.body) as { apiProvider?: { authorizationToken?: string | null }; application: { id: number } });
     const tokens = new Set<string>();
     for (const id of applicationIds) {
       const row = await db().lenderApplication.findUniqueOrThrow({ where: { id }, include: { lender: true } });
       const expected = applicationAuthorizationToken(issued.get(row.lenderId)!.authorizationTokenKey, id)!;
-      const documents = await eventually(async () => received().filter((d) => d.application.id === id), (docs) => docs.length > 0);
-      for (const document of documents) expect(document.apiProvider).toMatchObject({ url: expect.stringContaining(`${LENDER_API}/applications/${id}`), authorizationToken: expected });
+      const documents = await eventually(
+        async () => received().filter((d) => d.application.id === id),
+        (docs) => docs.length > 0,
+      );
+      for (const document of documents)
+        expect(document.apiProvider).toMatchObject({ url: expect.stringContaining(`${LENDER_API}/applications/${id}`), authorizationToken: expected });
       tokens.add(expected);
       // The lender API shows the lender the same token (the spec 2.7 document, lender's view).
       const read = await fetch(`${app.url}${LENDER_API}/applications/${id}`, { headers: bearer(await lenderToken(row.lenderId)) });
@@ -219,10 +237,13 @@ function keysOf(value: unknown): string[] {
 
 /** Every field of IntegratorFundingApplication, from the schema itself (a field added later is searched too). */
 async function integratorSelection(): Promise<string> {
-  const typeQuery = '{ __schema { types { name kind fields { name args { name } type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }';
+  const typeQuery =
+    '{ __schema { types { name kind fields { name args { name } type { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }';
   const { data } = await graphql(app.url, typeQuery, {}, staff);
-  const types = new Map<string, { kind: string; fields: Array<{ name: string; args: unknown[]; type: any }> | null }>(data!.__schema.types.map((t: any) => [t.name, t]));
-  const named = (type: any): string => (type.name ?? named(type.ofType));
+  const types = new Map<string, { kind: string; fields: Array<{ name: string; args: unknown[]; type: any }> | null }>(
+    data!.__schema.types.map((t: any) => [t.name, t]),
+  );
+  const named = (type: any): string => type.name ?? named(type.ofType);
   const select = (typeName: string): string => {
     const fields = types.get(typeName)!.fields ?? [];
     return `{ ${fields
@@ -254,10 +275,11 @@ async function startVerifyingReceiver(accept: (headers: http.IncomingHttpHeaders
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
     seen,
     state,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -283,7 +305,10 @@ describe('re-issuing a lender’s credentials', () => {
       const submitted = await integratorRest('POST', `${B}/applications/${applicationId}/submit`, auth, { lenderId, products: [product] });
       const id = submitted.json.applications[0].applicationId as number;
       const oldToken = applicationAuthorizationToken(before.authorizationTokenKey, id);
-      await eventually(async () => lenderReceiver.seen.length, (n) => n >= 1);
+      await eventually(
+        async () => lenderReceiver.seen.length,
+        (n) => n >= 1,
+      );
       expect(tokenIn(lenderReceiver.seen[0]!.body)).toBe(oldToken);
       expect(verifies(before.webhookSecret, lenderReceiver.seen[0]!.headers, lenderReceiver.seen[0]!.body)).toBe(true);
 
@@ -293,7 +318,11 @@ describe('re-issuing a lender’s credentials', () => {
       expect(Date.parse(after.previousWebhookSecretValidUntil!)).toBeGreaterThan(Date.now() + 3500_000);
       // A lender that still verifies signatures with its OLD secret, and has been told the new key's token.
       lenderReceiver.state.accept = (headers, body) => verifies(before.webhookSecret, headers, body) && tokenIn(body) === newToken;
-      await eventually(() => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: id } }), (d) => d.status === 'DELIVERED', 30_000);
+      await eventually(
+        () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: id } }),
+        (d) => d.status === 'DELIVERED',
+        30_000,
+      );
       const delivered = lenderReceiver.seen.filter((r) => r.accepted);
       expect(delivered).toHaveLength(1);
       const [request] = delivered;
@@ -304,10 +333,17 @@ describe('re-issuing a lender’s credentials', () => {
 
       // Rotated again with a 1-second window: once it has passed, only the newest secret signs.
       const latest = await issueLenderCredentials(db(), lenderId, 'demo', app.runtime.config.PUBLIC_URL, { webhookSecretOverlapSeconds: 1 });
-      await eventually(async () => Date.now(), (now) => now > Date.parse(latest.previousWebhookSecretValidUntil!) + 200);
+      await eventually(
+        async () => Date.now(),
+        (now) => now > Date.parse(latest.previousWebhookSecretValidUntil!) + 200,
+      );
       lenderReceiver.state.accept = (headers, body) => verifies(latest.webhookSecret, headers, body);
       const seenBefore = lenderReceiver.seen.length;
-      const ack = await postJson(`${app.url}${LENDER_API}/applications/${id}/acknowledgement`, { comment: 'received' }, bearer(await lenderIdToken(app, latest)));
+      const ack = await postJson(
+        `${app.url}${LENDER_API}/applications/${id}/acknowledgement`,
+        { comment: 'received' },
+        bearer(await lenderIdToken(app, latest)),
+      );
       expect(ack.status).toBe(200);
       await eventually(
         () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: id, event: 'APPLICATION_UPDATED' } }),
@@ -326,7 +362,11 @@ describe('re-issuing a lender’s credentials', () => {
   });
 
   it('a delivery signed with two secrets verifies with either (Standard Webhooks, space-separated v1 entries), with no other', () => {
-    const [current, previous, other] = ['a', 'b', 'c'].map((seed) => `whsec_${Buffer.from(`${seed}-${randomUUID()}`).toString('base64')}`) as [string, string, string];
+    const [current, previous, other] = ['a', 'b', 'c'].map((seed) => `whsec_${Buffer.from(`${seed}-${randomUUID()}`).toString('base64')}`) as [
+      string,
+      string,
+      string,
+    ];
     const body = JSON.stringify({ application: { id: 1 } });
     const headers = signWebhook([current, previous], 'msg_1', new Date(), body);
     expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
@@ -351,11 +391,24 @@ describe('the migration', () => {
       for (const m of migrations.filter((m) => m.name < MIGRATION)) await client.query(m.sql);
       // A deployment as it was: one token per lender, stored in every document and queued delivery.
       const exposed = 'shared-token-seen-by-integrators';
-      const document = (id: number) => JSON.stringify({ apiProvider: { url: `http://x/applications/${id}`, updateUrl: `http://x/applications/${id}`, authorizationToken: exposed }, application: { id } });
-      await client.query(`INSERT INTO lender (name, slug, "applicationUrl", "requiredDocuments", "updatedAt", "webhookSecret", "authorizationToken") VALUES ('L', 'l', 'http://x', '{}', now(), 'whsec_x', $1)`, [exposed]);
+      const document = (id: number) =>
+        JSON.stringify({
+          apiProvider: { url: `http://x/applications/${id}`, updateUrl: `http://x/applications/${id}`, authorizationToken: exposed },
+          application: { id },
+        });
+      await client.query(
+        `INSERT INTO lender (name, slug, "applicationUrl", "requiredDocuments", "updatedAt", "webhookSecret", "authorizationToken") VALUES ('L', 'l', 'http://x', '{}', now(), 'whsec_x', $1)`,
+        [exposed],
+      );
       await client.query(`INSERT INTO profile (id, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000001', now())`);
-      await client.query(`INSERT INTO lender_application ("lenderId", "profileId", status, payload, "updatedAt") VALUES (1, '00000000-0000-4000-8000-000000000001', 'In Review', $1, now())`, [document(1)]);
-      await client.query(`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "updatedAt") VALUES (gen_random_uuid(), 1, 1, 'APPLICATION_CREATED', 'http://x', $1, now())`, [document(1)]);
+      await client.query(
+        `INSERT INTO lender_application ("lenderId", "profileId", status, payload, "updatedAt") VALUES (1, '00000000-0000-4000-8000-000000000001', 'In Review', $1, now())`,
+        [document(1)],
+      );
+      await client.query(
+        `INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "updatedAt") VALUES (gen_random_uuid(), 1, 1, 'APPLICATION_CREATED', 'http://x', $1, now())`,
+        [document(1)],
+      );
 
       await client.query(migrations.find((m) => m.name === MIGRATION)!.sql);
 

@@ -34,12 +34,17 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
   for (let i = 0; i < 5; i++) {
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
     await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, {
-      method: 'PUT', headers: { ...v1, 'content-type': 'application/json' }, body: JSON.stringify(ACME_ANSWERS),
+      method: 'PUT',
+      headers: { ...v1, 'content-type': 'application/json' },
+      body: JSON.stringify(ACME_ANSWERS),
     });
     profiles.push(uuid);
   }
   const search = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${profiles[0]}/funding/matches/results`, { headers: v1 })).json();
-  const lenders = await db().lender.findMany({ where: { id: { in: search.matches.map((m: { lender: { id: number } }) => m.lender.id) } }, orderBy: { id: 'asc' } });
+  const lenders = await db().lender.findMany({
+    where: { id: { in: search.matches.map((m: { lender: { id: number } }) => m.lender.id) } },
+    orderBy: { id: 'asc' },
+  });
   const lender = lenders.find((l) => !/tradeHistory|directorOrSecretaryDetails/.test(JSON.stringify(l.requiredFields)))!;
   const product = search.matches.find((m: { lender: { id: number } }) => m.lender.id === lender.id).product;
 
@@ -55,7 +60,10 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
     LENDER_AUTHORIZATION_TOKEN_KEY: credentials.authorizationTokenKey,
     LENDER_AUDIENCE: credentials.audience,
   });
-  const ready = await eventually(async () => simulator!.output(), (out) => out.includes('"ready":true'));
+  const ready = await eventually(
+    async () => simulator!.output(),
+    (out) => out.includes('"ready":true'),
+  );
   const urls = JSON.parse(ready.split('\n').find((l) => l.includes('"ready":true'))!) as { applicationUrl: string; updateUrl: string };
   await db().lender.update({ where: { id: lender.id }, data: { applicationUrl: urls.applicationUrl, updateUrl: urls.updateUrl } });
 
@@ -63,15 +71,29 @@ it('plays the five go-live scenarios, after two failed deliveries', async () => 
   for (const uuid of profiles) {
     await postJson(`${app.url}/api/marketplace/v1/profiles/${uuid}/funding/apply`, [{ lenderId: lender.id, products: [product] }], v1);
     const selection = await db().reviewSelection.findFirstOrThrow({ where: { profileId: uuid } });
-    const res = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { applicationId } } }', { s: selection.id }, staff);
+    const res = await graphql(
+      app.url,
+      'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { applicationId } } }',
+      { s: selection.id },
+      staff,
+    );
     expect(res.errors).toBeUndefined();
     applicationIds.push(res.data?.submitReviewedSelection.applications[0].applicationId);
     // One at a time, so the scenarios are played in order.
     // An acknowledgement leaves the application In Review (spec 3): it shows as its time.
-    await eventually(() => db().lenderApplication.findUniqueOrThrow({ where: { id: applicationIds.at(-1)! } }), (a) => a.status !== 'In Review' || a.acknowledgedAt !== null);
+    await eventually(
+      () => db().lenderApplication.findUniqueOrThrow({ where: { id: applicationIds.at(-1)! } }),
+      (a) => a.status !== 'In Review' || a.acknowledgedAt !== null,
+    );
   }
 
-  const expected = [['In Review', true], ['Rejected', false], ['Failed', false], ['In Review', true], ['Offered', true]];
+  const expected = [
+    ['In Review', true],
+    ['Rejected', false],
+    ['Failed', false],
+    ['In Review', true],
+    ['Offered', true],
+  ];
   const outcome = await eventually(
     () => Promise.all(applicationIds.map((id) => db().lenderApplication.findUniqueOrThrow({ where: { id }, include: { offers: true } }))),
     (rows) => rows.every((a, i) => a.status === expected[i]![0] && (a.acknowledgedAt !== null) === expected[i]![1]),
@@ -100,7 +122,10 @@ it('refuses to start with an audience other than the one issued, naming the expe
     LENDER_AUDIENCE: credentials.audience.replace('127.0.0.1', 'localhost'),
   });
   try {
-    const output = await eventually(async () => wrong.output(), (out) => out.includes('cannot sign in'));
+    const output = await eventually(
+      async () => wrong.output(),
+      (out) => out.includes('cannot sign in'),
+    );
     expect(output).toContain('invalid_request');
     expect(output).toContain(`audience must be ${credentials.audience}`);
     expect(output).not.toContain('"ready":true');

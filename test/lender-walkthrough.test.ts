@@ -64,12 +64,32 @@ it('delivers the application to the simulator, which answers with an offer', { t
 
 /** `npm run admin -- lender-product …` against the app's database: exit code and output. */
 async function lenderProduct(args: string[]): Promise<{ code: number | null; output: string }> {
-  const proc = startEntry('src/processes/cli/admin.ts', ['lender-product', ...args], { DATABASE_URL: app.database.url, DEPLOY_ENV: 'demo', LOG_LEVEL: 'silent', ENV_FILE: '/nonexistent/.env' });
+  const proc = startEntry('src/processes/cli/admin.ts', ['lender-product', ...args], {
+    DATABASE_URL: app.database.url,
+    DEPLOY_ENV: 'demo',
+    LOG_LEVEL: 'silent',
+    ENV_FILE: '/nonexistent/.env',
+  });
   const code = await new Promise<number | null>((resolve) => proc.child.once('close', (c) => resolve(c)));
   return { code, output: proc.output() };
 }
 
-const TERMS = ['--name', 'Checked loan', '--min-amount', '1000', '--max-amount', '50000', '--min-term-months', '3', '--max-term-months', '24', '--annual-rate-min', '6', '--annual-rate-max', '9'];
+const TERMS = [
+  '--name',
+  'Checked loan',
+  '--min-amount',
+  '1000',
+  '--max-amount',
+  '50000',
+  '--min-term-months',
+  '3',
+  '--max-term-months',
+  '24',
+  '--annual-rate-min',
+  '6',
+  '--annual-rate-max',
+  '9',
+];
 
 it('lender-product refuses bad input naming the flag, and an unknown lender, storing nothing', async () => {
   const lender = await app.runtime.database.prisma.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });

@@ -40,7 +40,9 @@ describe('LOG_FORMAT', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const lines = text.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO \(pretty-test\): GET \/api\/platform\/v1\/tenants 401 \{.*"route":"\/api\/platform\/v1\/tenants".*"status":401/);
+    expect(lines[0]).toMatch(
+      /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO \(pretty-test\): GET \/api\/platform\/v1\/tenants 401 \{.*"route":"\/api\/platform\/v1\/tenants".*"status":401/,
+    );
     expect(() => JSON.parse(lines[0]!)).toThrow();
     expect(text).not.toContain('hunter2-secret');
     expect(text).not.toMatch(/"pid"|"hostname"/);
@@ -68,7 +70,15 @@ describe('access lines', () => {
       ['GET', '/api/platform/v1/funding/applications/42'],
     ] as const;
     for (const [index, [method, path]] of asked.entries()) {
-      await fetch(`${app.url}${path}`, { method, headers: { 'x-request-id': `log-${index}`, cookie: 'session=cookie-secret', 'user-agent': 'logging-test-agent/1.0', authorization: 'Bearer not-a-token' } });
+      await fetch(`${app.url}${path}`, {
+        method,
+        headers: {
+          'x-request-id': `log-${index}`,
+          cookie: 'session=cookie-secret',
+          'user-agent': 'logging-test-agent/1.0',
+          authorization: 'Bearer not-a-token',
+        },
+      });
     }
     await graphql(app.url, '{ __typename }', {}, { 'x-request-id': 'log-graphql' });
     const deadline = Date.now() + 5_000;
@@ -95,7 +105,8 @@ describe('access lines', () => {
     await fetch(`${app.url}/health/ready?from=kubelet`, { headers: { 'x-request-id': 'probe-info-ready' } });
     await fetch(`${app.url}/api/platform/v1/tenants`, { headers: { 'x-request-id': 'probe-info-after' } });
     const deadline = Date.now() + 5_000;
-    while (!lines.some((l) => l.requestId === 'probe-info-after' && l.status !== undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!lines.some((l) => l.requestId === 'probe-info-after' && l.status !== undefined) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(lines.filter((l) => String(l.requestId).startsWith('probe-info') && l.status !== undefined).map((l) => l.requestId)).toEqual(['probe-info-after']);
 
     // The same middleware under a debug logger: the probe's line is there, at level 20 (debug).

@@ -21,7 +21,8 @@ let tenantId: string;
 let profileUuid: string;
 const db = () => app.runtime.database.prisma;
 
-const exampleBody = (operationId: string) => structuredClone(ROUTES.find((route) => route.operationId === operationId)!.example!.body) as Record<string, unknown>;
+const exampleBody = (operationId: string) =>
+  structuredClone(ROUTES.find((route) => route.operationId === operationId)!.example!.body) as Record<string, unknown>;
 
 /** The example with its first text value (depth first) made to hold a lone surrogate, and that value's pointer. */
 function withLoneSurrogate(body: Record<string, unknown>): { body: Record<string, unknown>; pointer: string } {
@@ -94,7 +95,12 @@ describe('REST', () => {
   });
 
   it('questionnaire answers (validated by their JSON Schema): refused', async () => {
-    const res = await send('PATCH', `/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${profileUuid}/answers`, { companyName: LONE }, v1);
+    const res = await send(
+      'PATCH',
+      `/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${profileUuid}/answers`,
+      { companyName: LONE },
+      v1,
+    );
     await expectRefused(res, '/companyName');
   });
 });
@@ -102,9 +108,19 @@ describe('REST', () => {
 describe('GraphQL', () => {
   it('createTenant and updateTenant: refused naming the field of the variable, nothing stored', async () => {
     const before = await db().tenant.count({ where: { accountId: me.accountId } });
-    const created = await graphql(app.url, 'mutation($i: CreateTenantInput) { createTenant(input: $i) { id } }', { i: { referenceId: LONE } }, bearer(me.platformToken));
+    const created = await graphql(
+      app.url,
+      'mutation($i: CreateTenantInput) { createTenant(input: $i) { id } }',
+      { i: { referenceId: LONE } },
+      bearer(me.platformToken),
+    );
     expectGraphqlRefused(created, '/variables/i/referenceId');
-    const updated = await graphql(app.url, 'mutation($id: ID!, $i: UpdateTenantInput!) { updateTenant(id: $id, input: $i) { id } }', { id: tenantId, i: { referenceId: LONE } }, bearer(me.platformToken));
+    const updated = await graphql(
+      app.url,
+      'mutation($id: ID!, $i: UpdateTenantInput!) { updateTenant(id: $id, input: $i) { id } }',
+      { id: tenantId, i: { referenceId: LONE } },
+      bearer(me.platformToken),
+    );
     expectGraphqlRefused(updated, '/variables/i/referenceId');
     // In the query text rather than a variable, GraphQL's own parser refuses it.
     const literal = await graphql(app.url, `mutation { createTenant(input: { referenceId: "x\\ud800" }) { id } }`, {}, bearer(me.platformToken));
@@ -114,10 +130,20 @@ describe('GraphQL', () => {
 
   it('patchProfileCompany and updateTenantProfile: refused', async () => {
     const company = withLoneSurrogate(exampleBody('ProfileController_patchCompany'));
-    const patched = await graphql(app.url, 'mutation($u: ID!, $i: CompanyInformationPatchInput!) { patchProfileCompany(uuid: $u, input: $i) { uuid } }', { u: profileUuid, i: company.body }, v1);
+    const patched = await graphql(
+      app.url,
+      'mutation($u: ID!, $i: CompanyInformationPatchInput!) { patchProfileCompany(uuid: $u, input: $i) { uuid } }',
+      { u: profileUuid, i: company.body },
+      v1,
+    );
     expectGraphqlRefused(patched, `/variables/i${company.pointer}`);
     const update = withLoneSurrogate(exampleBody('MarketplaceProfileController_update'));
-    const updated = await graphql(app.url, 'mutation($i: TenantProfileUpdateInput!) { updateTenantProfile(input: $i) { __typename } }', { i: update.body }, tenantAuth);
+    const updated = await graphql(
+      app.url,
+      'mutation($i: TenantProfileUpdateInput!) { updateTenantProfile(input: $i) { __typename } }',
+      { i: update.body },
+      tenantAuth,
+    );
     expectGraphqlRefused(updated, `/variables/i${update.pointer}`);
   });
 });

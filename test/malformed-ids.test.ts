@@ -12,7 +12,17 @@ import type { TokenKind } from '../src/kernel/actor.js';
 import { ROUTES, type RouteDefinition } from '../src/api/rest/route-table.js';
 import { createAccountWithUser } from '../src/modules/identity/bootstrap.js';
 import { graphql } from './support/graphql-client.js';
-import { bearer, createTenant, lenderCredentials, lenderIdToken, marketplaceV1Token, masterToken, platformToken, signIn, signUpIntegrator } from './support/identities.js';
+import {
+  bearer,
+  createTenant,
+  lenderCredentials,
+  lenderIdToken,
+  marketplaceV1Token,
+  masterToken,
+  platformToken,
+  signIn,
+  signUpIntegrator,
+} from './support/identities.js';
 import { introspectRootFields, rootOperation, type RootFields } from './support/probe-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -25,7 +35,13 @@ beforeAll(async () => {
   app = await startTestApp();
   const owner = await signUpIntegrator(app, `ids-${randomUUID().slice(0, 6)}`);
   const staffEmail = `staff-${randomUUID().slice(0, 6)}@example.test`;
-  await createAccountWithUser(app.runtime.database.prisma, { environment: 'demo', accountName: 'specialists', email: staffEmail, password: 'staff-password-123', role: 'STAFF' });
+  await createAccountWithUser(app.runtime.database.prisma, {
+    environment: 'demo',
+    accountName: 'specialists',
+    email: staffEmail,
+    password: 'staff-password-123',
+    role: 'STAFF',
+  });
   const tenant = await createTenant(app, owner.platformToken);
   tokens = {
     login: await signIn(app, staffEmail, 'staff-password-123'),
@@ -60,7 +76,11 @@ describe('REST: a path parameter that is not a UUID', () => {
       const body = route.upload ? undefined : route.example?.body;
       const res = await fetch(`${app.url}${path}${query ? `?${query}` : ''}`, {
         method: route.method.toUpperCase(),
-        headers: { ...(kind ? bearer(tokens[kind]!) : {}), ...(route.example?.headers ?? {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(kind ? bearer(tokens[kind]!) : {}),
+          ...(route.example?.headers ?? {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         redirect: 'manual',
       });
@@ -103,8 +123,10 @@ describe('GraphQL: an ID argument that is not a UUID', () => {
           const res = await graphql(app.url, rootOperation(rootFields, kind, field, variables), variables, bearer(token!));
           tried++;
           const codes = (res.errors ?? []).map((e) => e.extensions?.code);
-          if (codes.includes('INTERNAL') || codes.includes('INTERNAL_SERVER_ERROR')) failures.push(`${kind} ${field} as ${tokenKind}: ${JSON.stringify(res.errors)}`);
-          else if (res.data && Object.values(res.data).some((v) => v !== null)) failures.push(`${kind} ${field} as ${tokenKind} answered data for ${NOT_AN_ID}`);
+          if (codes.includes('INTERNAL') || codes.includes('INTERNAL_SERVER_ERROR'))
+            failures.push(`${kind} ${field} as ${tokenKind}: ${JSON.stringify(res.errors)}`);
+          else if (res.data && Object.values(res.data).some((v) => v !== null))
+            failures.push(`${kind} ${field} as ${tokenKind} answered data for ${NOT_AN_ID}`);
         }
       }
     }

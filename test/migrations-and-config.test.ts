@@ -91,37 +91,71 @@ describe('migration 20261207181000_lender_statuses_as_spec_names', () => {
   it('moves Submitted and Acknowledged to In Review, keeping the first acknowledgement as acknowledgedAt, in applications, history and pending deliveries', async () => {
     const migrations = await readMigrations();
     for (const migration of migrations.filter((m) => m.name < MIGRATION)) await client.query(migration.sql);
-    const [lender] = (await client.query<{ id: number }>(`INSERT INTO lender (name, slug, "applicationUrl", "updatedAt") VALUES ('Old Names Ltd', 'old-names', 'https://lender.invalid/a', now()) RETURNING id`)).rows;
+    const [lender] = (
+      await client.query<{ id: number }>(
+        `INSERT INTO lender (name, slug, "applicationUrl", "updatedAt") VALUES ('Old Names Ltd', 'old-names', 'https://lender.invalid/a', now()) RETURNING id`,
+      )
+    ).rows;
     const [profile] = (await client.query<{ id: string }>(`INSERT INTO profile (id, "updatedAt") VALUES (gen_random_uuid(), now()) RETURNING id`)).rows;
     const application = async (status: string) =>
-      (await client.query<{ id: number }>(`INSERT INTO lender_application ("lenderId", "profileId", status, "updatedAt") VALUES ($1, $2, $3, now()) RETURNING id`, [lender!.id, profile!.id, status])).rows[0]!.id;
+      (
+        await client.query<{ id: number }>(
+          `INSERT INTO lender_application ("lenderId", "profileId", status, "updatedAt") VALUES ($1, $2, $3, now()) RETURNING id`,
+          [lender!.id, profile!.id, status],
+        )
+      ).rows[0]!.id;
     const [sent, acknowledged, offered] = [await application('Submitted'), await application('Acknowledged'), await application('Offered')];
     const history = async (id: number, moves: Array<[string | null, string, string]>) => {
       for (const [from, to, at] of moves) {
-        await client.query(`INSERT INTO application_status_change (id, "lenderApplicationId", "fromStatus", "toStatus", "createdAt") VALUES (gen_random_uuid(), $1, $2, $3, $4)`, [id, from, to, at]);
+        await client.query(
+          `INSERT INTO application_status_change (id, "lenderApplicationId", "fromStatus", "toStatus", "createdAt") VALUES (gen_random_uuid(), $1, $2, $3, $4)`,
+          [id, from, to, at],
+        );
       }
     };
     await history(sent, [[null, 'Submitted', '2026-11-01T10:00:00Z']]);
-    await history(acknowledged, [[null, 'Submitted', '2026-11-01T10:00:00Z'], ['Submitted', 'Acknowledged', '2026-11-01T11:00:00Z'], ['Acknowledged', 'Acknowledged', '2026-11-01T12:00:00Z']]);
-    await history(offered, [[null, 'Submitted', '2026-11-01T10:00:00Z'], ['Submitted', 'Acknowledged', '2026-11-01T13:00:00Z'], ['Acknowledged', 'Offered', '2026-11-01T14:00:00Z']]);
+    await history(acknowledged, [
+      [null, 'Submitted', '2026-11-01T10:00:00Z'],
+      ['Submitted', 'Acknowledged', '2026-11-01T11:00:00Z'],
+      ['Acknowledged', 'Acknowledged', '2026-11-01T12:00:00Z'],
+    ]);
+    await history(offered, [
+      [null, 'Submitted', '2026-11-01T10:00:00Z'],
+      ['Submitted', 'Acknowledged', '2026-11-01T13:00:00Z'],
+      ['Acknowledged', 'Offered', '2026-11-01T14:00:00Z'],
+    ]);
     const delivery = async (id: number, status: string) =>
-      (await client.query<{ id: string }>(
-        `INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, status, "updatedAt") VALUES (gen_random_uuid(), $1, $2, 'APPLICATION_UPDATED', 'https://lender.invalid/u', $3, $4, now()) RETURNING id`,
-        [id, lender!.id, JSON.stringify({ application: { id, status: 'Acknowledged' } }), status],
-      )).rows[0]!.id;
+      (
+        await client.query<{ id: string }>(
+          `INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, status, "updatedAt") VALUES (gen_random_uuid(), $1, $2, 'APPLICATION_UPDATED', 'https://lender.invalid/u', $3, $4, now()) RETURNING id`,
+          [id, lender!.id, JSON.stringify({ application: { id, status: 'Acknowledged' } }), status],
+        )
+      ).rows[0]!.id;
     const [pending, delivered] = [await delivery(acknowledged, 'PENDING'), await delivery(acknowledged, 'DELIVERED')];
 
     await client.query(migrations.find((m) => m.name === MIGRATION)!.sql);
 
-    const rows = (await client.query<{ id: number; status: string; acknowledgedAt: Date | null }>('SELECT id, status, "acknowledgedAt" FROM lender_application ORDER BY id')).rows;
+    const rows = (
+      await client.query<{ id: number; status: string; acknowledgedAt: Date | null }>('SELECT id, status, "acknowledgedAt" FROM lender_application ORDER BY id')
+    ).rows;
     expect(rows.map((r) => [r.id, r.status, r.acknowledgedAt?.toISOString() ?? null])).toEqual([
       [sent, 'In Review', null],
       [acknowledged, 'In Review', '2026-11-01T11:00:00.000Z'],
       [offered, 'Offered', '2026-11-01T13:00:00.000Z'],
     ]);
-    const moves = (await client.query<{ from: string | null; to: string }>(`SELECT "fromStatus" AS from, "toStatus" AS to FROM application_status_change WHERE "lenderApplicationId" = $1 ORDER BY "createdAt"`, [offered])).rows;
-    expect(moves.map((m) => [m.from, m.to])).toEqual([[null, 'In Review'], ['In Review', 'In Review'], ['In Review', 'Offered']]);
-    const statusOf = async (id: string) => (await client.query<{ s: string }>(`SELECT payload -> 'application' ->> 'status' AS s FROM webhook_delivery WHERE id = $1`, [id])).rows[0]!.s;
+    const moves = (
+      await client.query<{ from: string | null; to: string }>(
+        `SELECT "fromStatus" AS from, "toStatus" AS to FROM application_status_change WHERE "lenderApplicationId" = $1 ORDER BY "createdAt"`,
+        [offered],
+      )
+    ).rows;
+    expect(moves.map((m) => [m.from, m.to])).toEqual([
+      [null, 'In Review'],
+      ['In Review', 'In Review'],
+      ['In Review', 'Offered'],
+    ]);
+    const statusOf = async (id: string) =>
+      (await client.query<{ s: string }>(`SELECT payload -> 'application' ->> 'status' AS s FROM webhook_delivery WHERE id = $1`, [id])).rows[0]!.s;
     // What was delivered stays as it was sent; what is still to be sent carries the new name.
     expect({ pending: await statusOf(pending), delivered: await statusOf(delivered) }).toEqual({ pending: 'In Review', delivered: 'Acknowledged' });
   });

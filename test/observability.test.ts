@@ -30,7 +30,10 @@ const db = () => app.runtime.database.prisma;
 const linesOf = (requestId: string) => lines.filter((l) => l.requestId === requestId);
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { METRICS_TOKEN, WEBHOOK_RETRY_DELAYS: [0, 0.3], LOG_LEVEL: 'info' }, logger: createLogger('info', 'observability-test', logStream) });
+  app = await startTestApp({
+    config: { METRICS_TOKEN, WEBHOOK_RETRY_DELAYS: [0, 0.3], LOG_LEVEL: 'info' },
+    logger: createLogger('info', 'observability-test', logStream),
+  });
   receiver = await startLenderReceiver();
   const first = await db().lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
   await db().lender.update({ where: { id: first.id }, data: { applicationUrl: receiver.url, updateUrl: null } });
@@ -48,7 +51,13 @@ describe('request ids', () => {
     expect(res.headers.get('x-request-id')).toBe('obs-problem-1');
     expect(await res.json()).toMatchObject({ status: 401, instance: 'urn:request:obs-problem-1' });
     const access = await eventually(async () => linesOf('obs-problem-1').find((l) => l.status !== undefined), Boolean, 5000);
-    expect(access).toMatchObject({ route: '/api/platform/v1/tenants', method: 'GET', path: '/api/platform/v1/tenants', status: 401, msg: 'GET /api/platform/v1/tenants 401' });
+    expect(access).toMatchObject({
+      route: '/api/platform/v1/tenants',
+      method: 'GET',
+      path: '/api/platform/v1/tenants',
+      status: 401,
+      msg: 'GET /api/platform/v1/tenants 401',
+    });
     expect(access!.durationMs).toEqual(expect.any(Number));
   });
 
@@ -61,10 +70,19 @@ describe('request ids', () => {
 
   it("travel with the webhook delivery a request causes: the delivery's log lines and the lender's request carry it", async () => {
     const profile = await db().profile.create({ data: { environment: 'demo' } });
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: { application: {} } } });
-    const res = await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/acknowledgement`, { reference: `OBS-${row.id}` }, { ...bearer(await lenderIdToken(app, lender)), 'x-request-id': 'obs-delivery-1' });
+    const row = await db().lenderApplication.create({
+      data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: { application: {} } },
+    });
+    const res = await postJson(
+      `${app.url}/api/platform/v1/funding/applications/${row.id}/acknowledgement`,
+      { reference: `OBS-${row.id}` },
+      { ...bearer(await lenderIdToken(app, lender)), 'x-request-id': 'obs-delivery-1' },
+    );
     expect(res.status).toBe(200);
-    await eventually(async () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: row.id } }), (d) => d.status === 'DELIVERED');
+    await eventually(
+      async () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: row.id } }),
+      (d) => d.status === 'DELIVERED',
+    );
     const attempt = await eventually(async () => linesOf('obs-delivery-1').find((l) => l.msg === 'webhook delivery attempt'), Boolean, 5000);
     expect(attempt).toMatchObject({ outcome: 'delivered', requestId: 'obs-delivery-1' });
     const access = linesOf('obs-delivery-1').find((l) => l.status !== undefined);
@@ -88,7 +106,10 @@ describe('the gateway -> subgraph hop', () => {
       const res = await graphql(gateway.url, 'query HopProbe { tenants { total } }', {}, { 'x-request-id': 'obs-hop-1' });
       expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
       const seen = await eventually(
-        async () => linesOf('obs-hop-1').filter((l) => l.status !== undefined).map((l) => l.name),
+        async () =>
+          linesOf('obs-hop-1')
+            .filter((l) => l.status !== undefined)
+            .map((l) => l.name),
         (names) => names.includes('observability-test') && names.includes('observability-gateway'),
         5000,
       );
@@ -179,7 +200,9 @@ describe('GET /metrics', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
     const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
-    expect(value(/^http_requests_total\{route="\/api\/platform\/v1\/funding\/applications\/:id\/acknowledgement",method="POST",status="200"\} (\d+)/m)).toBeGreaterThan(0);
+    expect(
+      value(/^http_requests_total\{route="\/api\/platform\/v1\/funding\/applications\/:id\/acknowledgement",method="POST",status="200"\} (\d+)/m),
+    ).toBeGreaterThan(0);
     expect(value(/^http_request_duration_seconds_count\{route="\/api\/platform\/v1\/tenants",method="GET",status="401"\} (\d+)/m)).toBeGreaterThan(0);
     expect(value(/^graphql_operations_total\{operation="ObservabilityProbe",type="query",outcome="ok"\} (\d+)/m)).toBe(1);
     expect(text).toMatch(/^graphql_operations_total\{operation="ObservabilityFailure"[^}]*\} 1$/m);

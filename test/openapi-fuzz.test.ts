@@ -16,7 +16,18 @@ import { BASES, servedRoutes, type RouteDefinition } from '../src/api/rest/route
 import { constraintError } from '../src/infra/prisma-errors.js';
 import { URL_SCHEMA_TYPES } from '../src/modules/matching/funding-search-links.js';
 import { ACME_ANSWERS, ACME_APPLICATION } from './support/answers.js';
-import { bearer, createApiKey, createTenant, lenderCredentials, lenderIdToken, marketplaceV1Token, masterToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
+import {
+  bearer,
+  createApiKey,
+  createTenant,
+  lenderCredentials,
+  lenderIdToken,
+  marketplaceV1Token,
+  masterToken,
+  platformToken,
+  signUpIntegrator,
+  type Integrator,
+} from './support/identities.js';
 import { lenderOffers, storedLenderApplication, termLoanOffer } from './support/lender-applications.js';
 import { conforming, requestValue, type SchemaContext } from './support/openapi-arbitrary.js';
 import { contractViolation } from './support/openapi-contract.js';
@@ -98,14 +109,26 @@ beforeAll(async () => {
   const applicationId = (await application.json()).id as string;
   const tenantProfileId = (await app.runtime.database.prisma.profile.findFirstOrThrow({ where: { tenantId: tenant.id } })).id;
   // Lender applications of both kinds of owner, one of each with an offer (so accept/decline/resubmit get past 409).
-  const v1LenderApplications = [await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: profileUuid }), await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: profileUuid })];
-  const tenantLenderApplications = [await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: tenantProfileId }), await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: tenantProfileId })];
+  const v1LenderApplications = [
+    await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: profileUuid }),
+    await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: profileUuid }),
+  ];
+  const tenantLenderApplications = [
+    await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: tenantProfileId }),
+    await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: tenantProfileId }),
+  ];
   await lenderOffers(app, lenderToken, v1LenderApplications[1]!);
   await lenderOffers(app, lenderToken, tenantLenderApplications[1]!);
-  const questionnaireIds = ((await (await fetch(`${app.url}/api/marketplace/v1/questionnaires`, { headers: v1 })).json()) as Array<{ id: string }>).map((q) => q.id);
+  const questionnaireIds = ((await (await fetch(`${app.url}/api/marketplace/v1/questionnaires`, { headers: v1 })).json()) as Array<{ id: string }>).map(
+    (q) => q.id,
+  );
   // A key and a user of their own, so that deleting or disabling them leaves the fixture's credentials working.
   const disposableKey = await createApiKey(app, integrator.loginToken, { name: 'fuzz-disposable', scopes: ['profile:read'] });
-  const disposableUser = await postJson(`${app.url}/api/platform/v1/users`, { email: `fuzz-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` }, bearer(integrator.loginToken));
+  const disposableUser = await postJson(
+    `${app.url}/api/platform/v1/users`,
+    { email: `fuzz-${randomUUID().slice(0, 8)}@example.test`, password: `pw-${randomUUID()}` },
+    bearer(integrator.loginToken),
+  );
   if (disposableUser.status !== 201) throw new Error(`user: ${disposableUser.status} ${await disposableUser.text()}`);
   const continueUrl = await postJson(`${app.url}${BASES.businessV1}/applications/${applicationId}/continue-url`, {}, tenantToken);
   if (continueUrl.status !== 201) throw new Error(`continue URL: ${continueUrl.status} ${await continueUrl.text()}`);
@@ -130,7 +153,9 @@ beforeAll(async () => {
     email: [integrator.email],
     password: [integrator.password],
   };
-  const answers = fc.subarray(Object.keys(ACME_ANSWERS), { minLength: 1 }).map((keys) => Object.fromEntries(keys.map((k) => [k, ACME_ANSWERS[k as keyof typeof ACME_ANSWERS]])));
+  const answers = fc
+    .subarray(Object.keys(ACME_ANSWERS), { minLength: 1 })
+    .map((keys) => Object.fromEntries(keys.map((k) => [k, ACME_ANSWERS[k as keyof typeof ACME_ANSWERS]])));
   const offer = fc.uuid().map((id) => termLoanOffer(`OFFER-${id.slice(0, 8)}`));
   goodBodies = {
     AnswerController_put: fc.constant(ACME_ANSWERS),
@@ -162,7 +187,13 @@ beforeEach(async () => {
   lenderTokenIssuedAt = Date.now();
 });
 afterAll(async () => {
-  const lines = [...statuses].map(([operation, counts]) => `${operation}: ${[...counts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}`);
+  const lines = [...statuses].map(
+    ([operation, counts]) =>
+      `${operation}: ${[...counts]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(' ')}`,
+  );
   console.log(`Statuses per operation:\n${lines.join('\n')}`);
   await app?.close();
 });
@@ -180,13 +211,15 @@ interface GeneratedRequest {
 function pathValue(parameter: Parameter, context: SchemaContext): fc.Arbitrary<string> {
   // An empty, "." or ".." segment is another path (the list beside the item, the parent), not a value of this one.
   const segment = (s: string) => s !== '' && s !== '.' && s !== '..';
-  return fc.oneof(
-    { arbitrary: conforming(parameter.schema, context, 0, parameter.name).map(String), weight: 6 },
-    { arbitrary: fc.uuid(), weight: 1 },
-    { arbitrary: fc.integer({ min: -1, max: 2 ** 40 }).map(String), weight: 1 },
-    { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }), weight: 1 },
-    { arbitrary: fc.integer({ min: 300, max: 2000 }).map((n) => 'x'.repeat(n)), weight: 1 },
-  ).filter(segment);
+  return fc
+    .oneof(
+      { arbitrary: conforming(parameter.schema, context, 0, parameter.name).map(String), weight: 6 },
+      { arbitrary: fc.uuid(), weight: 1 },
+      { arbitrary: fc.integer({ min: -1, max: 2 ** 40 }).map(String), weight: 1 },
+      { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }), weight: 1 },
+      { arbitrary: fc.integer({ min: 300, max: 2000 }).map((n) => 'x'.repeat(n)), weight: 1 },
+    )
+    .filter(segment);
 }
 
 const SAMPLE_FILES = [
@@ -218,7 +251,10 @@ function credentialFor(operation: Operation): fc.Arbitrary<{ headers: Record<str
   if (surface !== 'public') return fc.constantFrom(...credentials[surface]!).map((headers) => ({ headers, query: {} }));
   // Public operations authenticate with what their security requirement names: mostly the real key, sometimes a wrong one.
   const scheme = Object.keys(operation.security[0] ?? {})[0];
-  const apiKey = fc.oneof({ arbitrary: fc.constant(integrator.apiKey), weight: 4 }, { arbitrary: fc.string({ maxLength: 80 }).map((s) => `fgk_${s}`), weight: 1 });
+  const apiKey = fc.oneof(
+    { arbitrary: fc.constant(integrator.apiKey), weight: 4 },
+    { arbitrary: fc.string({ maxLength: 80 }).map((s) => `fgk_${s}`), weight: 1 },
+  );
   if (scheme === 'apiKey') return apiKey.map((key) => ({ headers: { 'x-api-key': encodeURI(key) }, query: {} }));
   if (scheme === 'apiKeyQuery') return apiKey.map((key) => ({ headers: {}, query: { api_key: key } }));
   return fc.constant({ headers: {}, query: {} });
@@ -231,18 +267,31 @@ function requestsFor(path: string, method: string, operation: Operation): fc.Arb
   const valueOf = (parameter: Parameter) =>
     parameter.in === 'path'
       ? pathValue(parameter, context)
-      : fc.oneof({ arbitrary: conforming(parameter.schema, context, 0, parameter.name), weight: 3 }, { arbitrary: requestValue(parameter.schema, context), weight: 1 });
-  const present = (parameter: Parameter) => (parameter.in === 'path' ? valueOf(parameter) : fc.option(valueOf(parameter), { nil: undefined, freq: parameter.required ? 10 : 3 }));
+      : fc.oneof(
+          { arbitrary: conforming(parameter.schema, context, 0, parameter.name), weight: 3 },
+          { arbitrary: requestValue(parameter.schema, context), weight: 1 },
+        );
+  const present = (parameter: Parameter) =>
+    parameter.in === 'path' ? valueOf(parameter) : fc.option(valueOf(parameter), { nil: undefined, freq: parameter.required ? 10 : 3 });
   const values = fc.tuple(...parameters.map(present));
   const content = operation.requestBody?.content ?? {};
   const body: fc.Arbitrary<{ body?: string | FormData; summary?: string; contentType?: string }> = content['multipart/form-data']
     ? fc.oneof(
         { arbitrary: multipartBody.map(({ form, summary }) => ({ body: form, summary })), weight: 4 },
-        { arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => ({ body: JSON.stringify(v), summary: JSON.stringify(v), contentType: 'application/json' })), weight: 1 },
+        {
+          arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => ({ body: JSON.stringify(v), summary: JSON.stringify(v), contentType: 'application/json' })),
+          weight: 1,
+        },
       )
     : content['application/json']
       ? fc.oneof(
-          { arbitrary: requestValue(content['application/json'].schema, context, goodBodies[operation.operationId]).map((v) => ({ body: JSON.stringify(v) ?? '', contentType: 'application/json' })), weight: 9 },
+          {
+            arbitrary: requestValue(content['application/json'].schema, context, goodBodies[operation.operationId]).map((v) => ({
+              body: JSON.stringify(v) ?? '',
+              contentType: 'application/json',
+            })),
+            weight: 9,
+          },
           { arbitrary: fc.constantFrom('{', '', 'null', '[]', 'not json').map((raw) => ({ body: raw, contentType: 'application/json' })), weight: 1 },
         )
       : fc.constant({});
@@ -255,7 +304,8 @@ function requestsFor(path: string, method: string, operation: Operation): fc.Arb
       const value = parameterValues[i];
       if (value === undefined) return;
       if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, encodeURIComponent(String(value)));
-      else if (parameter.in === 'query') for (const v of Array.isArray(value) ? value : [value]) query.append(parameter.name, typeof v === 'object' ? JSON.stringify(v) : String(v));
+      else if (parameter.in === 'query')
+        for (const v of Array.isArray(value) ? value : [value]) query.append(parameter.name, typeof v === 'object' ? JSON.stringify(v) : String(v));
       // Header values are bytes on the wire: non-Latin-1 text is sent as its URI encoding.
       else if (parameter.in === 'header') headers[parameter.name] = encodeURI(typeof value === 'object' ? JSON.stringify(value) : String(value)).slice(0, 4000);
     });
@@ -327,14 +377,20 @@ describe('what the fuzzer found, pinned', () => {
   });
 
   it('a database refusal of such text (SQLSTATE 22021, reported unwrapped by the driver adapter) maps to a 400', async () => {
-    const failure = await app.runtime.database.prisma.lenderApplication.findMany({ where: { reference: 'a\u0000b' } }).then(() => undefined, (err: unknown) => err);
+    const failure = await app.runtime.database.prisma.lenderApplication.findMany({ where: { reference: 'a\u0000b' } }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(constraintError(failure)).toMatchObject({ code: 'BAD_REQUEST' });
   });
 
   it('a 302 of url-schemas carries no body, as the document declares', async () => {
     const v1 = credentials.marketplaceV1![0]!;
     const [profileUuid] = known.uuid as string[];
-    const res = await fetch(`${app.url}${BASES.marketplaceV1}/profiles/${profileUuid}/url-schemas/funding-search?redirect=true`, { headers: v1, redirect: 'manual' });
+    const res = await fetch(`${app.url}${BASES.marketplaceV1}/profiles/${profileUuid}/url-schemas/funding-search?redirect=true`, {
+      headers: v1,
+      redirect: 'manual',
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toMatch(/^http/);
     expect(await res.text()).toBe('');

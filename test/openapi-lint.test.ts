@@ -54,14 +54,18 @@ describe('the served OpenAPI document', () => {
   });
 
   it('passes Spectral (spectral:oas) with no error and no warning', async () => {
-    const report = JSON.parse(await output(bin('spectral'), ['lint', documentFile, '--ruleset', repositoryPath('.spectral.yaml'), '--format', 'json', '--quiet'])) as Array<{
+    const report = JSON.parse(
+      await output(bin('spectral'), ['lint', documentFile, '--ruleset', repositoryPath('.spectral.yaml'), '--format', 'json', '--quiet']),
+    ) as Array<{
       code: string;
       severity: number;
       message: string;
       path: string[];
     }>;
     // Severity 0 is an error, 1 a warning (2 information and 3 hints are not counted).
-    const problems = report.filter((p) => p.severity <= 1).map((p) => `${p.severity === 0 ? 'error' : 'warning'} ${p.code}: ${p.message} at ${p.path.join('.')}`);
+    const problems = report
+      .filter((p) => p.severity <= 1)
+      .map((p) => `${p.severity === 0 ? 'error' : 'warning'} ${p.code}: ${p.message} at ${p.path.join('.')}`);
     expect(problems).toEqual([]);
   });
 });

@@ -80,7 +80,10 @@ describe('problem types', () => {
   it('the blank problem type is nowhere in the sources, tests and docs', () => {
     const blank = ['about', 'blank'].join(':');
     // git grep exits 1 when nothing matches.
-    const found = spawnSync('git', ['grep', '-l', '--untracked', '-F', blank, '--', 'src', 'test', 'docs', 'web', 'README.md'], { cwd: repositoryPath(), encoding: 'utf8' });
+    const found = spawnSync('git', ['grep', '-l', '--untracked', '-F', blank, '--', 'src', 'test', 'docs', 'web', 'README.md'], {
+      cwd: repositoryPath(),
+      encoding: 'utf8',
+    });
     expect(found.status, found.stderr).toBe(1);
     expect(found.stdout).toBe('');
   });

@@ -18,7 +18,11 @@ import { bearer, signUpIntegrator } from './support/identities.js';
 import { restClient } from './support/rest-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-type Document = { openapi: string; paths: Record<string, Record<string, { operationId: string; tags: string[]; security: unknown[] }>>; tags: Array<{ name: string }> };
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string; tags: string[]; security: unknown[] }>>;
+  tags: Array<{ name: string }>;
+};
 
 let app: TestApp;
 let document: Document;
@@ -53,7 +57,9 @@ describe('GET /openapi.json', () => {
     for (const served of OPERATIONS_SERVED_ELSEWHERE) expect(document.paths[served.path]?.[served.method]?.operationId).toBe(served.operationId);
     const documented = Object.values(document.paths).flatMap((methods) => Object.keys(methods)).length;
     expect(documented).toBe(servedRoutes().length + OPERATIONS_SERVED_ELSEWHERE.length);
-    expect(document.tags.map((t) => t.name)).toEqual(expect.arrayContaining(['Platform V1', 'Marketplace V1', 'Marketplace V2', 'Business V1', 'Lender Application API']));
+    expect(document.tags.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['Platform V1', 'Marketplace V1', 'Marketplace V2', 'Business V1', 'Lender Application API']),
+    );
   });
 
   it('declares the JSON answer of every operation (no "JSON value"), and has the router parse every zod body and query', () => {
@@ -70,7 +76,9 @@ describe('GET /openapi.json', () => {
     const jsonSchemaBodies = ROUTES.filter((route) => route.jsonSchemaBody).map((route) => route.operationId);
     expect(jsonSchemaBodies.sort()).toEqual(['AnswerController_patch', 'AnswerController_put', 'ApplicationController_create']);
     expect(ROUTES.filter((route) => route.jsonSchemaBody && route.body).map((route) => route.operationId)).toEqual([]);
-    const document = buildOpenApiDocument() as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
+    const document = buildOpenApiDocument() as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+    };
     for (const route of ROUTES.filter(answersJson)) {
       const schema = document.paths[openApiPath(route.path)]![route.method]!.responses[String(route.successStatus)]!.content!['application/json']!.schema;
       expect(schema, route.operationId).toHaveProperty('$ref');
@@ -87,7 +95,12 @@ describe('GET /openapi.json', () => {
 });
 
 describe('what an integrator reads in the document', () => {
-  type Operation = { summary?: string; description?: string; parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>; security?: unknown[] };
+  type Operation = {
+    summary?: string;
+    description?: string;
+    parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
+    security?: unknown[];
+  };
   const full = () => JSON.parse(served) as { info: Record<string, any>; servers: Array<{ url: string }>; paths: Record<string, Record<string, Operation>> };
 
   it('names the deployment as an absolute server URL, the licence, a contact and a version', async () => {
@@ -167,7 +180,8 @@ describe('the typed client generated from the document', () => {
 
 describe('the failures each operation lists', () => {
   type Responses = Record<string, unknown>;
-  const responsesOf = (route: (typeof ROUTES)[number]) => (document.paths[openApiPath(route.path)]![route.method] as unknown as { responses: Responses }).responses;
+  const responsesOf = (route: (typeof ROUTES)[number]) =>
+    (document.paths[openApiPath(route.path)]![route.method] as unknown as { responses: Responses }).responses;
 
   it('lists 429 on every operation, 409 on every one that may write, 413 and 415 on every one that takes a body (not only under default)', () => {
     for (const route of ROUTES) {
@@ -192,9 +206,15 @@ describe('the failures each operation lists', () => {
       return res.status;
     };
     const json = { ...bearer(integrator.loginToken), 'content-type': 'application/json' };
-    expect(await send('POST', '/api/platform/v1/api-key', { headers: json, body: JSON.stringify({ name: 'integration', scopes: ['profile:read'] }) })).toBe(409);
-    expect(await send('POST', '/api/platform/v1/api-key', { headers: json, body: JSON.stringify({ name: 'x'.repeat(1_100_000), scopes: ['profile:read'] }) })).toBe(413);
-    expect(await send('POST', '/api/platform/v1/api-key', { headers: { ...bearer(integrator.loginToken), 'content-type': 'text/plain' }, body: 'name=x' })).toBe(415);
+    expect(await send('POST', '/api/platform/v1/api-key', { headers: json, body: JSON.stringify({ name: 'integration', scopes: ['profile:read'] }) })).toBe(
+      409,
+    );
+    expect(
+      await send('POST', '/api/platform/v1/api-key', { headers: json, body: JSON.stringify({ name: 'x'.repeat(1_100_000), scopes: ['profile:read'] }) }),
+    ).toBe(413);
+    expect(
+      await send('POST', '/api/platform/v1/api-key', { headers: { ...bearer(integrator.loginToken), 'content-type': 'text/plain' }, body: 'name=x' }),
+    ).toBe(415);
     const login = { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: integrator.email, password: 'not-the-password' }) };
     const statuses: number[] = [];
     for (let i = 0; i < 8 && !statuses.includes(429); i++) statuses.push(await send('POST', '/api/platform/v1/auth/login', login));

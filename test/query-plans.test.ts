@@ -109,17 +109,37 @@ function captureStatements(): void {
   vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
     const [first, second] = args;
     const statement = typeof first === 'string' ? { text: first, values: second } : (first as { text?: string; values?: unknown[] } | undefined);
-    if (captured && statement?.text && capturedKind.test(statement.text)) captured.push({ text: statement.text, values: (statement.values as unknown[] | undefined) ?? [] });
+    if (captured && statement?.text && capturedKind.test(statement.text))
+      captured.push({ text: statement.text, values: (statement.values as unknown[] | undefined) ?? [] });
     return query.apply(this, args);
   } as never);
 }
 
 const logger = pino({ level: 'silent' });
 const contextOf = (actor: Actor) => ({ actor, environment: 'demo', requestedTenantId: null, db: database.prisma, logger }) as unknown as ServiceContext;
-const staff: Actor = { kind: 'login', accountId: '00000000-0000-4000-8000-000000000001', userId: '00000000-0000-4000-8000-0000000000ff', role: 'STAFF', sessionEpoch: 0, scopes: ['staff'] };
-const member: Actor = { kind: 'login', accountId: '00000000-0000-4000-8000-000000000002', userId: '00000000-0000-4000-8000-0000000000fe', role: 'MEMBER', sessionEpoch: 0, scopes: [] };
+const staff: Actor = {
+  kind: 'login',
+  accountId: '00000000-0000-4000-8000-000000000001',
+  userId: '00000000-0000-4000-8000-0000000000ff',
+  role: 'STAFF',
+  sessionEpoch: 0,
+  scopes: ['staff'],
+};
+const member: Actor = {
+  kind: 'login',
+  accountId: '00000000-0000-4000-8000-000000000002',
+  userId: '00000000-0000-4000-8000-0000000000fe',
+  role: 'MEMBER',
+  sessionEpoch: 0,
+  scopes: [],
+};
 const lender = (): Actor => ({ kind: 'lender', lenderId, clientId: 'plan-client', scopes: [] });
-const integrator: Actor = { kind: 'platform', accountId: '00000000-0000-4000-8000-000000000002', apiKeyId: '00000000-0000-4000-8000-0000000000fd', scopes: ['profile:read'] };
+const integrator: Actor = {
+  kind: 'platform',
+  accountId: '00000000-0000-4000-8000-000000000002',
+  apiKeyId: '00000000-0000-4000-8000-0000000000fd',
+  scopes: ['profile:read'],
+};
 
 /** Each list as the code reads it: a name, and the calls whose statements are checked. */
 const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
@@ -133,9 +153,12 @@ const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
   },
   { name: 'board, staff, by status', run: () => listBoardApplications(contextOf(staff), { status: 'Offered' }, { first: 200 }) },
   { name: 'board, staff, by lender', run: () => listBoardApplications(contextOf(staff), { lenderId }, { first: 200 }) },
-  { name: 'board, staff, changed since', run: () => listBoardApplications(contextOf(staff), { updatedSince: new Date(Date.now() - 3_600_000).toISOString() }, { first: 200 }) },
+  {
+    name: 'board, staff, changed since',
+    run: () => listBoardApplications(contextOf(staff), { updatedSince: new Date(Date.now() - 3_600_000).toISOString() }, { first: 200 }),
+  },
   { name: "board, a member: its account's rows", run: () => listBoardApplications(contextOf(member), {}, { first: 200 }) },
-  { name: "board, a member, by status", run: () => listBoardApplications(contextOf(member), { status: 'In Review' }, { first: 200 }) },
+  { name: 'board, a member, by status', run: () => listBoardApplications(contextOf(member), { status: 'In Review' }, { first: 200 }) },
   ...(['CREATED', 'AMOUNT', 'COMPANY', 'STATUS', 'LAST_CHANGE'] as const).flatMap((field) =>
     (['ASC', 'DESC'] as const).map((direction) => ({
       name: `board, staff, by ${field} ${direction}, the next page`,
@@ -155,7 +178,10 @@ const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
   })),
   { name: 'board, staff, search by company', run: () => listBoardApplications(contextOf(staff), { search: 'plan 12' }, { first: 50 }) },
   { name: 'board, staff, search by lender reference', run: () => listBoardApplications(contextOf(staff), { search: 'PLAN-77' }, { first: 50 }) },
-  { name: 'board, staff, search by application id', run: () => listBoardApplications(contextOf(staff), { search: '77' }, { first: 50, orderBy: { field: 'COMPANY', direction: 'ASC' } }) },
+  {
+    name: 'board, staff, search by application id',
+    run: () => listBoardApplications(contextOf(staff), { search: '77' }, { first: 50, orderBy: { field: 'COMPANY', direction: 'ASC' } }),
+  },
   { name: 'board, a member, search', run: () => listBoardApplications(contextOf(member), { search: 'plan' }, { first: 50 }) },
   {
     name: 'board, staff, total and counts per status',
@@ -172,7 +198,7 @@ const LISTS: Array<{ name: string; run: () => Promise<unknown> }> = [
     },
   },
   {
-    name: "board, a member, total and counts",
+    name: 'board, a member, total and counts',
     run: async () => {
       const page = await listBoardApplications(contextOf(member), {}, { first: 10 });
       return [await page.counts.total(), await page.counts.byStatus()];
@@ -326,7 +352,9 @@ describe('list statements on a seeded database', () => {
       // Walking to offset 40 would read 50 rows, counting the account's tenants 60.
       expect({ statement: text, tenantNodes }).toEqual({
         statement: text,
-        tenantNodes: tenantNodes.map((node) => expect.objectContaining({ 'Node Type': expect.stringMatching(/^Index (Only )?Scan/), 'Actual Rows': expect.toSatisfy((rows: number) => rows <= 10) })),
+        tenantNodes: tenantNodes.map((node) =>
+          expect.objectContaining({ 'Node Type': expect.stringMatching(/^Index (Only )?Scan/), 'Actual Rows': expect.toSatisfy((rows: number) => rows <= 10) }),
+        ),
       });
       expect(tenantNodes.length).toBeGreaterThan(0);
     }
@@ -335,7 +363,9 @@ describe('list statements on a seeded database', () => {
   it('the delivery backlog readiness reports is one statement on the partial index of the due undelivered deliveries', async () => {
     const nodes = await planOfTheOneStatement(() => readDeliveryBacklog(database.prisma, new Date()));
     const deliveryNodes = nodes.filter((node) => node['Relation Name'] === 'webhook_delivery');
-    expect(deliveryNodes.map((node) => [node['Node Type'], node['Index Name']])).toEqual([[expect.stringMatching(/^Index (Only )?Scan$/), 'webhook_delivery_due_idx']]);
+    expect(deliveryNodes.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
+      [expect.stringMatching(/^Index (Only )?Scan$/), 'webhook_delivery_due_idx'],
+    ]);
   });
 
   it("claiming due deliveries looks for an earlier undelivered one of each candidate's application with one index probe, not a scan", async () => {
@@ -352,7 +382,9 @@ describe('list statements on a seeded database', () => {
   });
 
   it("the lender API's `after` page enters the lender's index at the cursor, however deep: the lender is a value, the cursor's position read once", async () => {
-    const everyId = (await explainer.query<{ id: number }>('SELECT id FROM lender_application WHERE "lenderId" = $1 ORDER BY "createdAt", id', [lenderId])).rows.map((r) => r.id);
+    const everyId = (
+      await explainer.query<{ id: number }>('SELECT id FROM lender_application WHERE "lenderId" = $1 ORDER BY "createdAt", id', [lenderId])
+    ).rows.map((r) => r.id);
     expect(everyId.length).toBeGreaterThan(200);
     // Deep in the list: all but the last 30 rows lie before the cursor.
     const after = everyId[everyId.length - 31]!;
@@ -364,22 +396,37 @@ describe('list statements on a seeded database', () => {
     expect(statements).toHaveLength(1);
     const { text, values } = statements[0]!;
     const explained = await explainer.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({ text: `EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values });
-    const listNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Index Name'] === 'lender_application_lenderId_createdAt_id_idx');
+    const listNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter(
+      (node) => node['Index Name'] === 'lender_application_lenderId_createdAt_id_idx',
+    );
     // One range scan of the lender's index, starting at the cursor (the row comparison is an index
     // condition, not a filter), reading the page's rows only; the cursor's row is read by its key, once.
     expect(listNodes).toEqual([
-      expect.objectContaining({ 'Node Type': 'Index Scan', 'Index Cond': expect.stringMatching(/"lenderId" = \d+.*ROW\("createdAt", id\) > ROW/), 'Actual Rows': expect.toSatisfy((rows: number) => rows <= 10) }),
+      expect.objectContaining({
+        'Node Type': 'Index Scan',
+        'Index Cond': expect.stringMatching(/"lenderId" = \d+.*ROW\("createdAt", id\) > ROW/),
+        'Actual Rows': expect.toSatisfy((rows: number) => rows <= 10),
+      }),
     ]);
-    const cursorNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Relation Name'] === 'lender_application' && node['Index Name'] !== 'lender_application_lenderId_createdAt_id_idx');
+    const cursorNodes = nodesOf(explained.rows[0]!['QUERY PLAN'][0]!.Plan).filter(
+      (node) => node['Relation Name'] === 'lender_application' && node['Index Name'] !== 'lender_application_lenderId_createdAt_id_idx',
+    );
     expect(cursorNodes).toEqual([expect.objectContaining({ 'Index Name': 'lender_application_pkey', 'Parent Relationship': 'InitPlan' })]);
   });
 
   it('the row the dashboard reads again after a live event (BOARD_ROW) is looked up by its key, for staff and for a member', async () => {
-    const [row] = (await explainer.query<{ id: number }>(`SELECT a.id FROM lender_application a JOIN profile p ON p.id = a."profileId" WHERE p."ownerAccountId" = $1 ORDER BY a."updatedAt" LIMIT 1`, [member.kind === 'login' ? member.accountId : ''])).rows;
+    const [row] = (
+      await explainer.query<{ id: number }>(
+        `SELECT a.id FROM lender_application a JOIN profile p ON p.id = a."profileId" WHERE p."ownerAccountId" = $1 ORDER BY a."updatedAt" LIMIT 1`,
+        [member.kind === 'login' ? member.accountId : ''],
+      )
+    ).rows;
     for (const caller of [staff, member]) {
       const nodes = await planOfTheOneStatement(() => listBoardApplications(contextOf(caller), { applicationId: row!.id }, { first: 1 }));
       const applicationNodes = nodes.filter((node) => node['Relation Name'] === 'lender_application');
-      expect(applicationNodes).toEqual([expect.objectContaining({ 'Node Type': expect.stringMatching(/^Index (Only )?Scan$/), 'Index Name': 'lender_application_pkey' })]);
+      expect(applicationNodes).toEqual([
+        expect.objectContaining({ 'Node Type': expect.stringMatching(/^Index (Only )?Scan$/), 'Index Name': 'lender_application_pkey' }),
+      ]);
     }
   });
 

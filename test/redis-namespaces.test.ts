@@ -40,14 +40,17 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two deployments on one Redis (
   beforeAll(async () => {
     database = await createTestDatabase();
     const start = async (prefix: string) => {
-      const config = loadConfig({}, {
-        DATABASE_URL: database!.url,
-        DB_POOL_SIZE: 2,
-        REDIS_URL: redisUrl,
-        REDIS_KEY_PREFIX: prefix,
-        AUTH_SIGNING_KEYS: await testSigningKeys(),
-        SEED_DEMO_DATA: false,
-      });
+      const config = loadConfig(
+        {},
+        {
+          DATABASE_URL: database!.url,
+          DB_POOL_SIZE: 2,
+          REDIS_URL: redisUrl,
+          REDIS_KEY_PREFIX: prefix,
+          AUTH_SIGNING_KEYS: await testSigningKeys(),
+          SEED_DEMO_DATA: false,
+        },
+      );
       const runtime = await startRuntime(config, { prepareDatabase: false, logger: createLogger('warn', `namespace ${prefix}`, logs.stream) });
       runtimes.push(runtime);
       return runtime;
@@ -67,7 +70,18 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two deployments on one Redis (
     const firsts = [inA1!.next(), inA2!.next(), inB!.next()];
     // Subscribed as Redis sees it: A's two processes on A's channel, B's one on B's; none unprefixed.
     const [channelA, channelB] = [`${PREFIX_A}lenderCatalogueChanged:${topic}`, `${PREFIX_B}lenderCatalogueChanged:${topic}`];
-    await vi.waitFor(async () => expect(await raw.pubsub('NUMSUB', channelA, channelB, `lenderCatalogueChanged:${topic}`)).toEqual([channelA, 2, channelB, 1, `lenderCatalogueChanged:${topic}`, 0]), { timeout: 10_000 });
+    await vi.waitFor(
+      async () =>
+        expect(await raw.pubsub('NUMSUB', channelA, channelB, `lenderCatalogueChanged:${topic}`)).toEqual([
+          channelA,
+          2,
+          channelB,
+          1,
+          `lenderCatalogueChanged:${topic}`,
+          0,
+        ]),
+      { timeout: 10_000 },
+    );
 
     // Redis has put a message on every subscriber's connection when it answers the PUBLISH, so
     // what one connection receives comes in publishing order: B's first event is B's own only if
@@ -95,7 +109,13 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two deployments on one Redis (
       return outcomes;
     };
     // Three a minute for the address: two through A1, one through A2, and the fourth (either) is refused.
-    expect([...(await refusals(budgetA1, 2)), ...(await refusals(budgetA2, 1)), ...(await refusals(budgetA2, 1)), ...(await refusals(budgetA1, 1))]).toEqual([false, false, false, true, true]);
+    expect([...(await refusals(budgetA1, 2)), ...(await refusals(budgetA2, 1)), ...(await refusals(budgetA2, 1)), ...(await refusals(budgetA1, 1))]).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
     // B counts its own three.
     expect(await refusals(budgetB, 4)).toEqual([false, false, false, true]);
     // On the wire: A's counter and B's, prefixed; none without a prefix.
@@ -103,7 +123,11 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two deployments on one Redis (
 
     // Sign-in: five attempts for one email from one address, then 429, whichever of A's processes.
     const email = `nobody-${randomUUID()}@example.test`;
-    const attempt = (r: Runtime) => r.auth.loginThrottle.beginAttempt(email, address).then(() => 'counted', (err: unknown) => (err instanceof AppError ? err.code : String(err)));
+    const attempt = (r: Runtime) =>
+      r.auth.loginThrottle.beginAttempt(email, address).then(
+        () => 'counted',
+        (err: unknown) => (err instanceof AppError ? err.code : String(err)),
+      );
     const inA: string[] = [];
     for (let i = 0; i < 6; i++) inA.push(await attempt(i % 2 === 0 ? a1 : a2));
     expect(inA).toEqual(['counted', 'counted', 'counted', 'counted', 'counted', 'TOO_MANY_REQUESTS']);
@@ -115,7 +139,9 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two deployments on one Redis (
     await vi.waitFor(async () => expect(await raw.pubsub('NUMSUB', ...channels)).toEqual([channels[0], 2, channels[1], 1]), { timeout: 10_000 });
     const prisma = a1.database.prisma;
     const clientId = `namespace-test-${randomUUID()}`;
-    const lender = await prisma.lender.create({ data: { name: 'Namespace Lender', slug: `namespace-lender-${randomUUID().slice(0, 8)}`, applicationUrl: 'https://lender.example/applications', clientId } });
+    const lender = await prisma.lender.create({
+      data: { name: 'Namespace Lender', slug: `namespace-lender-${randomUUID().slice(0, 8)}`, applicationUrl: 'https://lender.example/applications', clientId },
+    });
     const actor: Actor = { kind: 'lender', lenderId: lender.id, clientId, scopes: [] };
     // A2 and B hold the answer "active" for 30 s.
     await a2.auth.credentialStatus.assertActive(actor);

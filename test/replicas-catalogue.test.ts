@@ -20,7 +20,6 @@ import { startEntry, waitForHealth, type RunningProcess } from './support/proces
 import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 import { testSigningKeys, type TestApp } from './support/test-app.js';
 
-
 describe.skipIf(!(await redisAnswers(redisUrl)))('a catalogue change across processes', () => {
   let database: TestDatabase | undefined;
   const processes: RunningProcess[] = [];
@@ -104,7 +103,16 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('a catalogue change across proc
       'mutation($lenderId: Int!, $input: LenderProductInput!) { saveLenderProduct(lenderId: $lenderId, input: $input) { id products { id name } } }',
       {
         lenderId,
-        input: { productType: 'TERM_LOAN', name: 'Replica term loan', minAmount: 1, maxAmount: 10_000_000, minTermMonths: 0, maxTermMonths: 120, annualRateMin: 5, annualRateMax: 9 },
+        input: {
+          productType: 'TERM_LOAN',
+          name: 'Replica term loan',
+          minAmount: 1,
+          maxAmount: 10_000_000,
+          minTermMonths: 0,
+          maxTermMonths: 120,
+          annualRateMin: 5,
+          annualRateMax: 9,
+        },
       },
       staff,
     );

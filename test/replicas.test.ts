@@ -104,8 +104,10 @@ function follow(gateway: string, auth: Record<string, string>, heard: (event: St
 /** The board rows changed at or after `since`, every page (the dashboard's catch-up after a reconnect). */
 async function boardSince(gateway: string, auth: Record<string, string>, since: string): Promise<Array<{ id: number; status: string }>> {
   const rows: Array<{ id: number; status: string }> = [];
-  for (let after: string | null = null; ; ) {
-    const page: GraphQLResponse<{ lenderApplicationBoard: { nodes: Array<{ id: number; status: string }>; pageInfo: { endCursor: string | null; hasNextPage: boolean } } }> = await graphql(
+  for (let after: string | null = null; ;) {
+    const page: GraphQLResponse<{
+      lenderApplicationBoard: { nodes: Array<{ id: number; status: string }>; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
+    }> = await graphql(
       gateway,
       'query($filter: LenderApplicationFilter, $after: String) { lenderApplicationBoard(filter: $filter, first: 200, after: $after) { nodes { id status } pageInfo { endCursor hasNextPage } } }',
       { filter: { updatedSince: since }, after },
@@ -144,8 +146,16 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     // early (freePort) before its process listens; apart from test/distributed.test.ts's 20000+.
     const base = 12_000 + randomInt(160) * 50;
     const ports = {
-      restA: base, restB: base + 1, workerA: base + 2, workerB: base + 3, gatewayA: base + 4, gatewayB: base + 5,
-      profiles: base + 11, matches: base + 12, applications: base + 13, tenants: base + 14,
+      restA: base,
+      restB: base + 1,
+      workerA: base + 2,
+      workerB: base + 3,
+      gatewayA: base + 4,
+      gatewayB: base + 5,
+      profiles: base + 11,
+      matches: base + 12,
+      applications: base + 13,
+      tenants: base + 14,
     };
     const url = (port: number) => `http://127.0.0.1:${port}`;
     const [restA, restB, gatewayA, gatewayB] = [url(ports.restA), url(ports.restB), url(ports.gatewayA), url(ports.gatewayB)];
@@ -192,7 +202,10 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
       ...(['profiles', 'matches', 'applications', 'tenants'] as const).map((s) => [start(s, ports[s]), url(ports[s])] as [RunningProcess, string]),
     ];
     await Promise.all(backends.map(([proc, base]) => waitForHealth(base, proc, 300_000)));
-    const gateways: Array<[RunningProcess, string]> = [[start('gateway', ports.gatewayA, { INSTANCE_ID: 'gateway-a' }), gatewayA], [start('gateway', ports.gatewayB), gatewayB]];
+    const gateways: Array<[RunningProcess, string]> = [
+      [start('gateway', ports.gatewayA, { INSTANCE_ID: 'gateway-a' }), gatewayA],
+      [start('gateway', ports.gatewayB), gatewayB],
+    ];
     await Promise.all(gateways.map(([proc, base]) => waitForHealth(base, proc, 300_000)));
 
     // 0. Each process's metrics name its service and its instance (INSTANCE_ID, else hostname/pid),
@@ -214,18 +227,32 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     db = await openDatabase({ databaseUrl: database.url, dataDir: 'unused', poolSize: 2, migrate: false });
     const prisma = db.prisma;
     const lenderRow = await prisma.lender.create({
-      data: { id: 500_000 + randomInt(400_000), name: 'Replica Lender', slug: `replica-lender-${randomUUID().slice(0, 8)}`, applicationUrl: lender.url, updateUrl: lender.url },
+      data: {
+        id: 500_000 + randomInt(400_000),
+        name: 'Replica Lender',
+        slug: `replica-lender-${randomUUID().slice(0, 8)}`,
+        applicationUrl: lender.url,
+        updateUrl: lender.url,
+      },
     });
     const credentials = await issueLenderCredentials(prisma, lenderRow.id, 'demo', restA);
     const lenderAuth = bearer(await lenderIdToken({ url: restA } as TestApp, credentials));
     const profile = await prisma.profile.create({ data: { environment: 'demo' } });
     const newApplication = async () =>
-      (await prisma.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review', payload: { application: {} } } })).id;
+      (await prisma.lenderApplication.create({ data: { lenderId: lenderRow.id, profileId: profile.id, status: 'In Review', payload: { application: {} } } }))
+        .id;
     const move = (base: string, id: string | number, change: 'acknowledgement' | 'rejection') =>
-      postJson(`${base}/api/platform/v1/funding/applications/${id}/${change}`, change === 'acknowledgement' ? { reference: `REP-${id}` } : { reason: 'Ineligible' }, lenderAuth);
+      postJson(
+        `${base}/api/platform/v1/funding/applications/${id}/${change}`,
+        change === 'acknowledgement' ? { reference: `REP-${id}` } : { reason: 'Ineligible' },
+        lenderAuth,
+      );
 
     // 1. A subscriber on one gateway hears a change committed through the other REST adapter.
-    for (const [gateway, rest] of [[gatewayA, restB], [gatewayB, restA]] as const) {
+    for (const [gateway, rest] of [
+      [gatewayA, restB],
+      [gatewayB, restA],
+    ] as const) {
       const id = await newApplication();
       const events = await subscribe(gateway, 'subscription { applicationStatusChanged { applicationId status } }', {}, lenderAuth);
       try {
@@ -243,7 +270,12 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     // with what it heard before and after, it knows every application's last status.
     const ids: Array<string | number> = (
       await prisma.lenderApplication.createManyAndReturn({
-        data: Array.from({ length: APPLICATIONS }, () => ({ lenderId: lenderRow.id, profileId: profile.id, status: 'In Review' as const, payload: { application: {} } })),
+        data: Array.from({ length: APPLICATIONS }, () => ({
+          lenderId: lenderRow.id,
+          profileId: profile.id,
+          status: 'In Review' as const,
+          payload: { application: {} },
+        })),
         select: { id: true },
       })
     ).map((row) => row.id);
@@ -269,7 +301,11 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     const half = Math.floor(APPLICATIONS / 2);
     await changeAll(ids.slice(0, half), 0);
     // Kill while the first half is still being delivered (some attempts in flight).
-    await eventually(async () => lender!.receipts.length, (n) => n >= half / 2, 120_000);
+    await eventually(
+      async () => lender!.receipts.length,
+      (n) => n >= half / 2,
+      120_000,
+    );
     workers[0]!.child.kill('SIGKILL');
     gateways[0]![0].child.kill('SIGKILL');
     await onA.closed;
@@ -308,18 +344,31 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     for (const d of deliveries) perApplication.set(d.lenderApplicationId, [...(perApplication.get(d.lenderApplicationId) ?? []), d]);
     for (const [application, rows] of perApplication) {
       for (let i = 1; i < rows.length; i++) {
-        const earlierAccepted = Math.min(...byId.get(rows[i - 1]!.id)!.filter((r) => r.answered < 300).map((r) => r.seq));
+        const earlierAccepted = Math.min(
+          ...byId
+            .get(rows[i - 1]!.id)!
+            .filter((r) => r.answered < 300)
+            .map((r) => r.seq),
+        );
         const laterFirstSeen = Math.min(...byId.get(rows[i]!.id)!.map((r) => r.seq));
         expect(laterFirstSeen, `application ${application}`).toBeGreaterThan(earlierAccepted);
       }
     }
     // Both workers delivered (each logs its attempts).
-    const delivered = (w: RunningProcess) => w.output().split('\n').filter((l) => l.includes('"msg":"webhook delivery attempt"') && l.includes('"outcome":"delivered"')).length;
+    const delivered = (w: RunningProcess) =>
+      w
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"webhook delivery attempt"') && l.includes('"outcome":"delivered"')).length;
     expect(delivered(workers[0]!), 'the killed worker delivered before the kill').toBeGreaterThan(0);
     expect(delivered(workers[1]!), 'the surviving worker delivered').toBeGreaterThan(0);
 
     // The dashboard lost nothing: its last word on every application is the final one, Rejected.
-    await eventually(async () => dashboard.heardOnB.filter((e) => e.status === 'Rejected').length, (n) => n >= APPLICATIONS - half, 60_000);
+    await eventually(
+      async () => dashboard.heardOnB.filter((e) => e.status === 'Rejected').length,
+      (n) => n >= APPLICATIONS - half,
+      60_000,
+    );
     await onB.dispose();
     const lastStatus = new Map<number, string>();
     for (const event of dashboard.heardOnA) lastStatus.set(event.applicationId, event.status);
@@ -334,7 +383,10 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     const key = await createApiKey(app, login, { name: `replicas-${randomUUID()}`, scopes: [...API_KEY_SCOPES] });
     const token = bearer((await platformToken(app, key.key)).access_token);
     const statuses = await inBatches(
-      Array.from({ length: RATE_LIMIT + 20 }, (_, i) => async () => (await fetch(`${i % 2 === 0 ? restA : restB}/api/platform/v1/tenants`, { headers: token })).status),
+      Array.from(
+        { length: RATE_LIMIT + 20 },
+        (_, i) => async () => (await fetch(`${i % 2 === 0 ? restA : restB}/api/platform/v1/tenants`, { headers: token })).status,
+      ),
       20,
     );
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);
@@ -343,7 +395,8 @@ describe.skipIf(!(await redisAnswers(redisUrl)))('two replicas of every stateles
     const email = `nobody-${randomUUID()}@example.test`;
     const from = { 'x-forwarded-for': `198.19.${randomInt(250)}.${randomInt(1, 250)}` };
     const attempts: number[] = [];
-    for (let i = 0; i < 6; i++) attempts.push((await postJson(`${i % 2 === 0 ? restA : restB}/api/platform/v1/auth/login`, { email, password: 'wrong' }, from)).status);
+    for (let i = 0; i < 6; i++)
+      attempts.push((await postJson(`${i % 2 === 0 ? restA : restB}/api/platform/v1/auth/login`, { email, password: 'wrong' }, from)).status);
     expect(attempts).toEqual([401, 401, 401, 401, 401, 429]);
   }, 900_000);
 });

@@ -48,9 +48,16 @@ let marketplaceToken: string;
 
 beforeAll(async () => {
   app = await startTestApp({ config: { SEED_DEMO_DATA: true } });
-  const login = await postJson(`${app.url}/api/platform/v1/auth/login`, { email: 'integrator@demo.funding-gateway.test', password: 'demo-integrator-password' });
+  const login = await postJson(`${app.url}/api/platform/v1/auth/login`, {
+    email: 'integrator@demo.funding-gateway.test',
+    password: 'demo-integrator-password',
+  });
   const loginToken = ((await login.json()) as { access_token: string }).access_token;
-  const created = await postJson(`${app.url}/api/platform/v1/api-key`, { name: 'compression', scopes: ['profile:read'] }, { authorization: `Bearer ${loginToken}` });
+  const created = await postJson(
+    `${app.url}/api/platform/v1/api-key`,
+    { name: 'compression', scopes: ['profile:read'] },
+    { authorization: `Bearer ${loginToken}` },
+  );
   const key = ((await created.json()) as { key: string }).key;
   const platform = await postJson(`${app.url}/api/platform/v1/auth/token`, '', { 'x-api-key': key });
   token = ((await platform.json()) as { access_token: string }).access_token;
@@ -62,8 +69,21 @@ afterAll(() => app?.close());
 describe('text answers are compressed when the client accepts it', () => {
   const graphqlQuery = JSON.stringify({ query: '{ lenders { id name description priceBand products { id productType name instantOffer } } }' });
   const cases: Array<[string, () => { url: string; method?: string; headers?: Record<string, string>; body?: string }, RegExp]> = [
-    ['a REST JSON answer', () => ({ url: `${app.url}/api/marketplace/v1/questionnaires`, headers: { authorization: `Bearer ${marketplaceToken}` } }), /^application\/json/],
-    ['a GraphQL answer', () => ({ url: `${app.url}/graphql`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: graphqlQuery }), /^application\/graphql-response\+json/],
+    [
+      'a REST JSON answer',
+      () => ({ url: `${app.url}/api/marketplace/v1/questionnaires`, headers: { authorization: `Bearer ${marketplaceToken}` } }),
+      /^application\/json/,
+    ],
+    [
+      'a GraphQL answer',
+      () => ({
+        url: `${app.url}/graphql`,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: graphqlQuery,
+      }),
+      /^application\/graphql-response\+json/,
+    ],
     ['a page', () => ({ url: `${app.url}/docs/guides/integrator-rest` }), /^text\/html/],
     ["the widget's script", () => ({ url: `${app.url}/app/ui/widget/widget.js` }), /^application\/javascript|^text\/javascript/],
   ];
@@ -103,7 +123,9 @@ describe('streams and digested downloads are sent as they are', () => {
   it('a document download (a CSV) keeps its exact bytes, which its Digest and Content-Length name', async () => {
     const v1 = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
     const uuid = ((await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json()) as { uuid: string }).uuid;
-    const csv = Buffer.from(`month,revenue\n${Array.from({ length: 300 }, (_, i) => `2025-${String((i % 12) + 1).padStart(2, '0')},${1000 + i}`).join('\n')}\n`);
+    const csv = Buffer.from(
+      `month,revenue\n${Array.from({ length: 300 }, (_, i) => `2025-${String((i % 12) + 1).padStart(2, '0')},${1000 + i}`).join('\n')}\n`,
+    );
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(csv)], { type: 'text/csv' }), 'revenue.csv');
     const uploaded = await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/documents`, { method: 'POST', headers: v1, body: form });
@@ -111,7 +133,9 @@ describe('streams and digested downloads are sent as they are', () => {
     const document = (await uploaded.json()) as { id: string };
     const lender = await app.runtime.database.prisma.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
     const credentials = await lenderCredentials(app, lender.id);
-    const application = await app.runtime.database.prisma.lenderApplication.create({ data: { lenderId: lender.id, profileId: uuid, status: 'In Review', payload: { application: {} } } });
+    const application = await app.runtime.database.prisma.lenderApplication.create({
+      data: { lenderId: lender.id, profileId: uuid, status: 'In Review', payload: { application: {} } },
+    });
     const answer = await raw(`${app.url}/api/platform/v1/funding/v1/funding/search/${application.id}/document/${document.id}`, {
       headers: { ...bearer(await lenderIdToken(app, credentials)), 'accept-encoding': 'gzip, br' },
     });

@@ -21,7 +21,14 @@ describe('unknown paths', () => {
     const res = await fetch(`${app.url}${path}`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await res.json()).toEqual({ type: '/docs/problems#NOT_FOUND', title: 'Not Found', status: 404, code: 'NOT_FOUND', detail: 'No such endpoint', instance: expect.stringMatching(/^urn:request:/) });
+    expect(await res.json()).toEqual({
+      type: '/docs/problems#NOT_FOUND',
+      title: 'Not Found',
+      status: 404,
+      code: 'NOT_FOUND',
+      detail: 'No such endpoint',
+      instance: expect.stringMatching(/^urn:request:/),
+    });
   });
 });
 
@@ -32,7 +39,11 @@ describe('a known path with another method', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
     expect(await res.json()).toEqual({
-      type: '/docs/problems#METHOD_NOT_ALLOWED', title: 'Method Not Allowed', status: 405, code: 'METHOD_NOT_ALLOWED', detail: 'DELETE is not allowed here; use POST, GET, HEAD',
+      type: '/docs/problems#METHOD_NOT_ALLOWED',
+      title: 'Method Not Allowed',
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+      detail: 'DELETE is not allowed here; use POST, GET, HEAD',
       instance: expect.stringMatching(/^urn:request:/),
     });
     expect(await tenants()).toBe(before);
@@ -55,7 +66,11 @@ describe('a JSON body sent as another media type', () => {
     });
     expect(res.status).toBe(415);
     expect(await res.json()).toEqual({
-      type: '/docs/problems#UNSUPPORTED_MEDIA_TYPE', title: 'Unsupported Media Type', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', instance: expect.stringMatching(/^urn:request:/),
+      type: '/docs/problems#UNSUPPORTED_MEDIA_TYPE',
+      title: 'Unsupported Media Type',
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      instance: expect.stringMatching(/^urn:request:/),
       detail: 'The request body must be application/json or application/*+json, not text/plain',
       errors: [{ pointer: 'header:content-type', message: 'must be application/json or application/*+json' }],
     });

@@ -44,7 +44,10 @@ describe('GraphQL operation limits', () => {
     const aliases = Array.from({ length: 31 }, (_, i) => `a${i}: companySearch(query: "acme") { companyNumber }`).join(' ');
     expect((await graphql(app.url, `{ ${aliases} }`, {})).errors?.[0]?.message).toMatch(/Aliases limit of 30 exceeded/);
     // 12 x (lenders 1 + 10 x 4 fields + 10 x products + 100 x 4 fields) = 5412 > 5000
-    const nested = Array.from({ length: 12 }, (_, i) => `l${i}: lenders { name logo description priceBand products { id productType name instantOffer } }`).join(' ');
+    const nested = Array.from(
+      { length: 12 },
+      (_, i) => `l${i}: lenders { name logo description priceBand products { id productType name instantOffer } }`,
+    ).join(' ');
     const platform = bearer((await signUpIntegrator(app)).platformToken);
     expect((await graphql(app.url, `{ ${nested} }`, {}, platform)).errors?.[0]?.message).toMatch(/estimated cost 5412 exceeds 5000 \(GRAPHQL_MAX_COST\)/);
     // One such lender list is well within the limit.
@@ -58,7 +61,9 @@ describe('GraphQL operation limits', () => {
   });
 
   it('estimates cost with every list multiplying what it holds (page-size arguments taken literally)', () => {
-    const schema = buildSchema('type Query { lenders(first: Int): [Lender!]! } type Lender { name: String products: [Product!]! } type Product { name: String }');
+    const schema = buildSchema(
+      'type Query { lenders(first: Int): [Lender!]! } type Lender { name: String products: [Product!]! } type Product { name: String }',
+    );
     const errorsAt = (query: string, max: number) => validate(schema, parse(query), [costLimitRule(max)]).map((e) => e.message);
     // lenders 1 + 10 names + 10 products + 100 product names = 121
     expect(errorsAt('{ lenders { name products { name } } }', 121)).toEqual([]);
@@ -89,7 +94,14 @@ describe('lender /oauth/token', () => {
     expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
     expect(Number(retryAfter)).toBeGreaterThan(0);
     // Even the right password is refused while the client is throttled.
-    const right = await postJson(`${app.url}/oauth/token`, { grant_type: 'password', client_id: credentials.clientId, client_secret: credentials.clientSecret, username: credentials.username, password: credentials.password, scope: 'openid' });
+    const right = await postJson(`${app.url}/oauth/token`, {
+      grant_type: 'password',
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+      username: credentials.username,
+      password: credentials.password,
+      scope: 'openid',
+    });
     expect(right.status).toBe(429);
   });
 });
@@ -113,14 +125,21 @@ describe('refresh-token replay', () => {
 describe('CORS', () => {
   it('answers a listed origin with its own name and no credentials; an unlisted origin gets no allow headers', async () => {
     const preflight = (origin: string) =>
-      fetch(`${app.url}/graphql`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+      fetch(`${app.url}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      });
     const listed = await preflight(LISTED_ORIGIN);
     expect(listed.headers.get('access-control-allow-origin')).toBe(LISTED_ORIGIN);
     expect(listed.headers.get('access-control-allow-credentials')).toBeNull();
     const unlisted = await preflight('https://evil.example');
     expect(unlisted.headers.get('access-control-allow-origin')).toBeNull();
     expect(unlisted.headers.get('access-control-allow-credentials')).toBeNull();
-    const post = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    const post = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
     expect(post.headers.get('access-control-allow-origin')).toBeNull();
     expect(post.headers.get('access-control-allow-credentials')).toBeNull();
   });
@@ -154,7 +173,13 @@ describe('webhook URLs', () => {
     const production = { environment: 'production' as const, publicUrl: app.url, name: 'Sneaky Capital' };
     const db = app.runtime.database.prisma;
     const before = await db.lender.count();
-    for (const applicationUrl of ['http://localhost:8080/hook', 'http://10.0.0.5/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://[::169.254.169.254]/hook', 'http://169.254.169.254/latest']) {
+    for (const applicationUrl of [
+      'http://localhost:8080/hook',
+      'http://10.0.0.5/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+      'http://[::169.254.169.254]/hook',
+      'http://169.254.169.254/latest',
+    ]) {
       await expect(registerLender(db, { ...production, applicationUrl })).rejects.toBeInstanceOf(AppError);
     }
     expect(await db.lender.count()).toBe(before);

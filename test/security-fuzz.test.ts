@@ -7,7 +7,16 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../src/api/rest/route-table.js';
 import { graphql } from './support/graphql-client.js';
-import { bearer, createTenant, lenderCredentials, lenderIdToken, marketplaceV1Token, masterToken, platformToken, signUpIntegrator } from './support/identities.js';
+import {
+  bearer,
+  createTenant,
+  lenderCredentials,
+  lenderIdToken,
+  marketplaceV1Token,
+  masterToken,
+  platformToken,
+  signUpIntegrator,
+} from './support/identities.js';
 import { introspectRootFields, rootOperation } from './support/probe-client.js';
 import { postJson, startTestApp, type TestApp } from './support/test-app.js';
 
@@ -53,7 +62,11 @@ describe('REST bodies', () => {
     await fc.assert(
       fc.asyncProperty(arbitraryBody, fc.constantFrom(...tokens[route.surface]!), async (body, credential) => {
         const before = await rowCounts();
-        const res = await fetch(`${app.url}${path}`, { method: route.method.toUpperCase(), headers: { 'content-type': 'application/json', ...credential }, body: JSON.stringify(body) });
+        const res = await fetch(`${app.url}${path}`, {
+          method: route.method.toUpperCase(),
+          headers: { 'content-type': 'application/json', ...credential },
+          body: JSON.stringify(body),
+        });
         await res.arrayBuffer();
         expect(res.status).toBeLessThan(500);
         if (res.status >= 400) expect(await rowCounts()).toBe(before);
@@ -82,11 +95,16 @@ describe('GraphQL inputs', () => {
     }
   }, 120_000);
 
-  it('a variable whose value breaks a scalar parser (an object with toString null) is the caller\'s input error, not an internal one', async () => {
+  it("a variable whose value breaks a scalar parser (an object with toString null) is the caller's input error, not an internal one", async () => {
     const v1 = tokens.marketplaceV1![0]!;
     const variables = { answers: [{ toString: null }], profileId: false, questionnaireId: '' };
     const before = await rowCounts();
-    const res = await graphql(app.url, 'mutation($answers: JSONObject!, $profileId: ID!, $questionnaireId: ID!) { putAnswers(answers: $answers, profileId: $profileId, questionnaireId: $questionnaireId) }', variables, v1);
+    const res = await graphql(
+      app.url,
+      'mutation($answers: JSONObject!, $profileId: ID!, $questionnaireId: ID!) { putAnswers(answers: $answers, profileId: $profileId, questionnaireId: $questionnaireId) }',
+      variables,
+      v1,
+    );
     const codes = (res.errors ?? []).map((e) => (e.extensions as { code?: string } | undefined)?.code);
     expect(codes.length).toBeGreaterThan(0);
     expect(codes).not.toContain('INTERNAL_SERVER_ERROR');

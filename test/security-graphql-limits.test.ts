@@ -12,7 +12,16 @@ import type { LenderCredentials } from '../src/modules/identity/bootstrap.js';
 import { TOKEN_TTL_SECONDS } from '../src/modules/identity/token-service.js';
 import { UNRELATED_KEY_SCOPE } from './support/credentials.js';
 import { graphql, settle } from './support/graphql-client.js';
-import { bearer, createApiKey, createTenant, lenderCredentials, lenderIdToken, platformToken, signUpIntegrator, type Integrator } from './support/identities.js';
+import {
+  bearer,
+  createApiKey,
+  createTenant,
+  lenderCredentials,
+  lenderIdToken,
+  platformToken,
+  signUpIntegrator,
+  type Integrator,
+} from './support/identities.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { createLogger } from '../src/infra/logger.js';
 import { startRemoteGatewayServer } from '../src/processes/remote-gateway-server.js';
@@ -137,7 +146,11 @@ const LIMIT_PROBES: Array<[string, Record<string, unknown>, string]> = [
   [`{ ${Array.from({ length: 1001 }, (_, i) => `a${i}: b`).join(' ')} }`, {}, 'Syntax Error: Token limit of 2000 exceeded.'],
   // Refused before the fields are looked up: the depth of the document is enough.
   [`{ ${'a { '.repeat(12)}b${' }'.repeat(12)} }`, {}, 'Syntax Error: Query depth limit of 12 exceeded, found 13.'],
-  [`{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename @include(if: true)`).join(' ')} }`, {}, 'Syntax Error: Directives limit of 20 exceeded, found 21.'],
+  [
+    `{ ${Array.from({ length: 21 }, (_, i) => `t${i}: __typename @include(if: true)`).join(' ')} }`,
+    {},
+    'Syntax Error: Directives limit of 20 exceeded, found 21.',
+  ],
   [COMPANY_SEARCH, { n: 1_000_000 }, 'Query refused: estimated cost over 50000 exceeds 5000 (GRAPHQL_MAX_COST).'],
 ];
 
@@ -212,11 +225,19 @@ describe('graphql-ws: caps per credential', () => {
     const [first, second] = [connect(bearer(token)), connect(bearer(token))];
     try {
       expect(await Promise.all([first.connected, second.connected])).toEqual([true, true]);
-      const live = [...Array.from({ length: 50 }, () => subscription(first.client, TENANT_CREATED)), ...Array.from({ length: 50 }, () => subscription(second.client, TENANT_CREATED))];
+      const live = [
+        ...Array.from({ length: 50 }, () => subscription(first.client, TENANT_CREATED)),
+        ...Array.from({ length: 50 }, () => subscription(second.client, TENANT_CREATED)),
+      ];
       // graphql-ws tells a client nothing when a subscription is registered: give both sockets' messages time to arrive.
       await settle(1_000);
       const refused = await within(subscription(second.client, TENANT_CREATED).ended, 10_000, 'the 101st subscription');
-      expect(refused).toEqual([expect.objectContaining({ message: expect.stringMatching(/at most 100 at once \(GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL\)/), extensions: expect.objectContaining({ code: 'TOO_MANY_REQUESTS' }) })]);
+      expect(refused).toEqual([
+        expect.objectContaining({
+          message: expect.stringMatching(/at most 100 at once \(GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL\)/),
+          extensions: expect.objectContaining({ code: 'TOO_MANY_REQUESTS' }),
+        }),
+      ]);
       // The hundred stay live.
       const stillLive = await Promise.race([Promise.race(live.map((s) => s.ended)), new Promise((r) => setTimeout(() => r('live'), 500))]);
       expect(stillLive).toBe('live');
@@ -246,14 +267,24 @@ describe('graphql-ws: caps per credential', () => {
     const conn = connect(bearer(token));
     try {
       expect(await conn.connected).toBe(true);
-      const ask = () => new Promise<unknown>((resolve) => {
-        let answer: unknown;
-        conn.client.subscribe({ query: '{ __typename }' }, { next: (v) => (answer = v), error: (e) => resolve(e), complete: () => resolve(answer) });
-      });
+      const ask = () =>
+        new Promise<unknown>((resolve) => {
+          let answer: unknown;
+          conn.client.subscribe({ query: '{ __typename }' }, { next: (v) => (answer = v), error: (e) => resolve(e), complete: () => resolve(answer) });
+        });
       for (let i = 0; i < 100; i++) expect(await ask()).toEqual({ data: { __typename: 'Query' } });
-      expect(await ask()).toEqual([expect.objectContaining({ message: expect.stringMatching(/Too many requests/), extensions: expect.objectContaining({ code: 'TOO_MANY_REQUESTS', retryAfterSeconds: expect.any(Number) }) })]);
+      expect(await ask()).toEqual([
+        expect.objectContaining({
+          message: expect.stringMatching(/Too many requests/),
+          extensions: expect.objectContaining({ code: 'TOO_MANY_REQUESTS', retryAfterSeconds: expect.any(Number) }),
+        }),
+      ]);
       // And HTTP is refused too: one budget.
-      const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: JSON.stringify({ query: '{ __typename }' }) });
+      const res = await fetch(`${app.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(token) },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
       expect(res.status).toBe(429);
     } finally {
       await conn.client.dispose();
@@ -312,7 +343,11 @@ describe('GraphQL over HTTP: cost and size', () => {
     for (const field of ['__typename', 'lenders { name }']) {
       const res = await graphql(app.url, `{ ${Array.from({ length: 400 }, () => field).join(' ')} }`);
       expect(res.data ?? null).toBeNull();
-      expect(res.errors).toEqual([expect.objectContaining({ message: `Query refused: field "${field.split(' ')[0]}" is selected 400 times in one selection set; at most 10 (GRAPHQL_MAX_FIELD_REPEATS).` })]);
+      expect(res.errors).toEqual([
+        expect.objectContaining({
+          message: `Query refused: field "${field.split(' ')[0]}" is selected 400 times in one selection set; at most 10 (GRAPHQL_MAX_FIELD_REPEATS).`,
+        }),
+      ]);
     }
     // Fragments count where they are spread.
     const spreads = await graphql(app.url, `{ ${Array.from({ length: 11 }, () => '... on Query { __typename }').join(' ')} }`);
@@ -325,7 +360,10 @@ describe('GraphQL over HTTP: cost and size', () => {
     const big = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(2 * 1024 * 1024)}` });
     const declared = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', detail: 'Request body is larger than 1048576 bytes (GRAPHQL_MAX_BODY_BYTES_ANONYMOUS)' });
+    expect(await declared.json()).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      detail: 'Request body is larger than 1048576 bytes (GRAPHQL_MAX_BODY_BYTES_ANONYMOUS)',
+    });
     // Not JSON at all: refused for its size, so it was never parsed.
     const garbage = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{'.repeat(2 * 1024 * 1024) });
     expect(await garbage.json()).toMatchObject({ detail: expect.stringMatching(/GRAPHQL_MAX_BODY_BYTES_ANONYMOUS/) });
@@ -336,11 +374,20 @@ describe('GraphQL over HTTP: cost and size', () => {
         controller.close();
       },
     });
-    const chunked = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunks, duplex: 'half' } as RequestInit);
+    const chunked = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(await chunked.json()).toMatchObject({ detail: expect.stringMatching(/GRAPHQL_MAX_BODY_BYTES_ANONYMOUS/) });
     // A caller with a verified token may send it (room for a 10 MB document in base64).
-    const signedIn = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...bearer(await freshKeyToken()) }, body: big });
+    const signedIn = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...bearer(await freshKeyToken()) },
+      body: big,
+    });
     expect(await signedIn.json()).toEqual({ data: { __typename: 'Query' } });
     // Ordinary anonymous requests are untouched.
     expect(await graphql(app.url, '{ __typename }')).toEqual({ data: { __typename: 'Query' } });
@@ -361,7 +408,9 @@ describe('GraphQL over HTTP: cost and size', () => {
       body: JSON.stringify({ query: COMPANY_SEARCH, variables: { n: 1_000_000 } }),
     });
     expect(strict.status).toBe(400);
-    expect(await strict.json()).toEqual({ errors: [expect.objectContaining({ message: LIMIT_PROBES[3]![2], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })] });
+    expect(await strict.json()).toEqual({
+      errors: [expect.objectContaining({ message: LIMIT_PROBES[3]![2], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })],
+    });
     // Over graphql-ws the same operation gets the same refusal.
     const conn = connect(token);
     expect(await conn.connected).toBe(true);
@@ -433,20 +482,27 @@ describe('the distributed gateway (subgraphs over HTTP and graphql-ws) applies t
     expect(await conn.connected).toBe(true);
     expect((await fetch(`${app.url}/api/platform/v1/api-key/${key.id}`, { method: 'DELETE', headers: bearer(integrator.loginToken) })).status).toBe(204);
     // GRAPHQL_WS_CREDENTIAL_RECHECK_MS is 500 here; the revoking process forgot its cached answer at once.
-    expect(await within(conn.closed, 15_000, 'close after revocation')).toEqual({ code: 4403, reason: 'Forbidden: Invalid token: its API key has been revoked' });
+    expect(await within(conn.closed, 15_000, 'close after revocation')).toEqual({
+      code: 4403,
+      reason: 'Forbidden: Invalid token: its API key has been revoked',
+    });
     await conn.client.dispose();
   });
 
   it("delivers each account's tenantCreated only to that account's subscribers, whose keys hold no scope", async () => {
     const [mine, other] = [integrator, await signUpIntegrator(app)];
     const leastPrivileged = async (owner: Integrator) =>
-      (await platformToken(app, (await createApiKey(app, owner.loginToken, { name: `ws-sub-${randomUUID().slice(0, 8)}`, scopes: [UNRELATED_KEY_SCOPE] })).key)).access_token;
+      (await platformToken(app, (await createApiKey(app, owner.loginToken, { name: `ws-sub-${randomUUID().slice(0, 8)}`, scopes: [UNRELATED_KEY_SCOPE] })).key))
+        .access_token;
     const heard = { mine: [] as string[], other: [] as string[] };
     const connections = await Promise.all(
       (['mine', 'other'] as const).map(async (who) => {
         const conn = connect(bearer(await leastPrivileged(who === 'mine' ? mine : other)), {}, gateway.url);
         expect(await conn.connected).toBe(true);
-        conn.client.subscribe<{ tenantCreated: { id: string } }>({ query: TENANT_CREATED }, { next: (r) => r.data && heard[who].push(r.data.tenantCreated.id), error: () => {}, complete: () => {} });
+        conn.client.subscribe<{ tenantCreated: { id: string } }>(
+          { query: TENANT_CREATED },
+          { next: (r) => r.data && heard[who].push(r.data.tenantCreated.id), error: () => {}, complete: () => {} },
+        );
         return conn;
       }),
     );
@@ -479,7 +535,11 @@ describe('the distributed gateway (subgraphs over HTTP and graphql-ws) applies t
   it('refuses 400 repeats of one field and a 2 MB anonymous body', async () => {
     const repeated = await graphql(gateway.url, `{ ${Array.from({ length: 400 }, () => '__typename').join(' ')} }`);
     expect(repeated.errors?.[0]?.message).toMatch(/selected 400 times.*GRAPHQL_MAX_FIELD_REPEATS/);
-    const big = await fetch(`${gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ __typename } # ${'x'.repeat(2 * 1024 * 1024)}` }) });
+    const big = await fetch(`${gateway.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ __typename } # ${'x'.repeat(2 * 1024 * 1024)}` }),
+    });
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ detail: expect.stringMatching(/GRAPHQL_MAX_BODY_BYTES_ANONYMOUS/) });
   });

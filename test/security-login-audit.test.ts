@@ -123,7 +123,9 @@ describe('audit log', () => {
   it('records sign-ins, failures, throttling, key creation and revocation, denials; never a secret', async () => {
     const integrator = await signUpIntegrator(app);
     const key = await createApiKey(app, integrator.loginToken, { name: 'short-lived', scopes: ['profile:read'] });
-    expect((await fetch(`${app.url}/api/platform/v1/api-key/${key.id}`, { method: 'DELETE', headers: bearer(integrator.loginToken) })).status).toBeLessThan(300);
+    expect((await fetch(`${app.url}/api/platform/v1/api-key/${key.id}`, { method: 'DELETE', headers: bearer(integrator.loginToken) })).status).toBeLessThan(
+      300,
+    );
     // A platform token cannot manage users: a 403 denial.
     expect((await fetch(`${app.url}/api/platform/v1/users`, { headers: bearer(integrator.platformToken) })).status).toBe(403);
     const events = new Set(auditLines.map((l) => l.audit));

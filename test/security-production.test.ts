@@ -33,7 +33,13 @@ describe('production', () => {
     const signedIn = await graphql(app.url, INTROSPECTION, {}, bearer(integrator.platformToken));
     expect(signedIn.errors?.[0]?.message).toMatch(/GRAPHQL_INTROSPECTION/);
     const staffEmail = 'staff-introspection@example.test';
-    await createAccountWithUser(app.runtime.database.prisma, { environment: 'production', accountName: 'operators', email: staffEmail, password: 'staff-password-123', role: 'STAFF' });
+    await createAccountWithUser(app.runtime.database.prisma, {
+      environment: 'production',
+      accountName: 'operators',
+      email: staffEmail,
+      password: 'staff-password-123',
+      role: 'STAFF',
+    });
     const staff = await graphql(app.url, INTROSPECTION, {}, bearer(await signIn(app, staffEmail, 'staff-password-123')));
     expect(staff.errors).toBeUndefined();
     expect(staff.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
@@ -68,7 +74,13 @@ describe('production', () => {
     }
     // Staff introspect over a socket as over HTTP.
     const staffEmail = 'staff-ws-introspection@example.test';
-    await createAccountWithUser(app.runtime.database.prisma, { environment: 'production', accountName: 'ws operators', email: staffEmail, password: 'staff-password-123', role: 'STAFF' });
+    await createAccountWithUser(app.runtime.database.prisma, {
+      environment: 'production',
+      accountName: 'ws operators',
+      email: staffEmail,
+      password: 'staff-password-123',
+      role: 'STAFF',
+    });
     const staff = await subscribe(app.url, INTROSPECTION, {}, { authorization: `Bearer ${await signIn(app, staffEmail, 'staff-password-123')}` });
     try {
       expect(await staff.next()).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });

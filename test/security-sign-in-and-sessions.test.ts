@@ -15,7 +15,17 @@ import { createAccountWithUser, type LenderCredentials } from '../src/modules/id
 import { LOGIN_LIMITS } from '../src/modules/identity/login-throttle.js';
 import { API_KEY_SCOPES } from '../src/kernel/scopes.js';
 import { ACCESS_POLICY } from '../src/kernel/access-policy.js';
-import { bearer, createTenant, lenderCredentials, lenderPasswordGrant, masterToken, platformToken, signIn, signUpIntegrator, type Integrator } from './support/identities.js';
+import {
+  bearer,
+  createTenant,
+  lenderCredentials,
+  lenderPasswordGrant,
+  masterToken,
+  platformToken,
+  signIn,
+  signUpIntegrator,
+  type Integrator,
+} from './support/identities.js';
 import { startSingleProcessServer } from '../src/processes/single-process-server.js';
 import { startRuntime } from '../src/processes/runtime.js';
 import { freePort } from './support/processes.js';
@@ -54,11 +64,7 @@ describe('guessing throttles count parallel attempts and lock out nobody else', 
   }, 120_000);
 
   async function lenderToken(credentials: LenderCredentials, from: string, overrides: Record<string, string> = {}): Promise<Response> {
-    return postJson(
-      url('/oauth/token'),
-      { ...lenderPasswordGrant(credentials), ...overrides },
-      { 'x-forwarded-for': from },
-    );
+    return postJson(url('/oauth/token'), { ...lenderPasswordGrant(credentials), ...overrides }, { 'x-forwarded-for': from });
   }
 
   /** Fresh credentials for the n-th seeded lender, so each test has its own client id and username. */
@@ -70,7 +76,9 @@ describe('guessing throttles count parallel attempts and lock out nobody else', 
   it('40 parallel wrong lender passwords from one address: only the budget (10) is checked, the rest 429', async () => {
     const credentials = await lender(0);
     const attacker = address();
-    const statuses = (await Promise.all(Array.from({ length: 40 }, (_, i) => lenderToken(credentials, attacker, { password: `wrong-${i}` })))).map((r) => r.status);
+    const statuses = (await Promise.all(Array.from({ length: 40 }, (_, i) => lenderToken(credentials, attacker, { password: `wrong-${i}` })))).map(
+      (r) => r.status,
+    );
     expect(count(statuses)).toEqual({ 400: LENDER_LIMIT, 429: 40 - LENDER_LIMIT });
   }, 120_000);
 
@@ -92,7 +100,9 @@ describe('guessing throttles count parallel attempts and lock out nobody else', 
     const credentials = await lender(2);
     const stranger = address();
     const guesses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => lenderToken(credentials, stranger, { client_id: `lnd_demo_${randomUUID().slice(0, 16)}`, client_secret: `lns_demo_guess${i}` })),
+      Array.from({ length: 30 }, (_, i) =>
+        lenderToken(credentials, stranger, { client_id: `lnd_demo_${randomUUID().slice(0, 16)}`, client_secret: `lns_demo_guess${i}` }),
+      ),
     );
     expect(count(guesses.map((r) => r.status))).toEqual({ 401: LENDER_LIMIT, 429: 30 - LENDER_LIMIT });
     expect((await lenderToken(credentials, address())).status).toBe(200);
@@ -102,7 +112,11 @@ describe('guessing throttles count parallel attempts and lock out nobody else', 
 // ------------------------------------------------------------------------------------- sessions
 
 const patchUser = (token: string, userId: string, body: unknown) =>
-  fetch(url(`/api/platform/v1/users/${userId}`), { method: 'PATCH', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(url(`/api/platform/v1/users/${userId}`), {
+    method: 'PATCH',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const listUsers = (token: string) => fetch(url('/api/platform/v1/users'), { headers: bearer(token) });
 
 /** A new user of the admin's account, created over HTTP, signed in. */
@@ -123,13 +137,20 @@ describe('trust changes end sessions', () => {
     expect((await patchUser(owner.loginToken, second.id, { role: 'MEMBER' })).status).toBe(200);
 
     const usersBefore = await db().platformUser.count({ where: { accountId: owner.accountId } });
-    const escalation = await postJson(url('/api/platform/v1/users'), { email: `sneaky-${randomUUID()}@example.test`, password: 'a-long-enough-password', role: 'ADMIN' }, bearer(second.token));
+    const escalation = await postJson(
+      url('/api/platform/v1/users'),
+      { email: `sneaky-${randomUUID()}@example.test`, password: 'a-long-enough-password', role: 'ADMIN' },
+      bearer(second.token),
+    );
     expect(escalation.status).toBe(401);
     expect((await escalation.json()).detail).toMatch(/role or password has changed/);
     expect(await db().platformUser.count({ where: { accountId: owner.accountId } })).toBe(usersBefore);
     // Signed in again, the user has what the new role gives: no user creation.
     const asMember = await signIn(app, second.email, second.password);
-    expect((await postJson(url('/api/platform/v1/users'), { email: `sneaky-${randomUUID()}@example.test`, password: 'a-long-enough-password' }, bearer(asMember))).status).toBe(403);
+    expect(
+      (await postJson(url('/api/platform/v1/users'), { email: `sneaky-${randomUUID()}@example.test`, password: 'a-long-enough-password' }, bearer(asMember)))
+        .status,
+    ).toBe(403);
   });
 
   it('a login token issued before an admin resets the password is refused (401); the new password signs in', async () => {
@@ -174,7 +195,10 @@ describe('trust changes end sessions', () => {
     const owner = await signUpIntegrator(app);
     const res = await patchUser(owner.loginToken, (await (await listUsers(owner.loginToken)).json())[0].id, { currentPassword: owner.password });
     expect(res.status).toBe(400);
-    expect((await res.json()).errors).toEqual([{ pointer: '', message: 'must change at least one field' }, { pointer: '/currentPassword', message: 'goes only with password' }]);
+    expect((await res.json()).errors).toEqual([
+      { pointer: '', message: 'must change at least one field' },
+      { pointer: '/currentPassword', message: 'goes only with password' },
+    ]);
   });
 
   for (const minting of ['master', 'platform'] as const) {
@@ -214,7 +238,11 @@ describe('trust changes reach every process', () => {
     try {
       const asUser = (base: string, token: string) => fetch(`${base}/api/platform/v1/users`, { headers: bearer(token) });
       const owner = await signUpIntegrator(first);
-      const res = await postJson(`${first.url}/api/platform/v1/users`, { email: `admin-${randomUUID()}@example.test`, password: 'second-admin-password', role: 'ADMIN' }, bearer(owner.loginToken));
+      const res = await postJson(
+        `${first.url}/api/platform/v1/users`,
+        { email: `admin-${randomUUID()}@example.test`, password: 'second-admin-password', role: 'ADMIN' },
+        bearer(owner.loginToken),
+      );
       const second = await res.json();
       const token = await signIn(first, second.email, 'second-admin-password');
       // The second process has checked (and cached) the token as active.
@@ -227,7 +255,11 @@ describe('trust changes reach every process', () => {
       expect(demoted.status).toBe(200);
       // Told through Redis: well before its own cache would expire (30 s).
       await vi.waitFor(async () => expect((await asUser(secondServer.url, token)).status).toBe(401), { timeout: 15_000, interval: 100 });
-      const escalation = await postJson(`${secondServer.url}/api/platform/v1/users`, { email: `sneaky-${randomUUID()}@example.test`, password: 'a-long-enough-password', role: 'ADMIN' }, bearer(token));
+      const escalation = await postJson(
+        `${secondServer.url}/api/platform/v1/users`,
+        { email: `sneaky-${randomUUID()}@example.test`, password: 'a-long-enough-password', role: 'ADMIN' },
+        bearer(token),
+      );
       expect(escalation.status).toBe(401);
     } finally {
       await secondServer.close();
@@ -238,7 +270,8 @@ describe('trust changes reach every process', () => {
 });
 
 describe('account-wide keys are for account admins', () => {
-  const createKey = (token: string, body: Record<string, unknown>) => postJson(url('/api/platform/v1/api-key'), { name: `k-${randomUUID().slice(0, 8)}`, ...body }, bearer(token));
+  const createKey = (token: string, body: Record<string, unknown>) =>
+    postJson(url('/api/platform/v1/api-key'), { name: `k-${randomUUID().slice(0, 8)}`, ...body }, bearer(token));
   const revokeKey = (token: string, id: string) => fetch(url(`/api/platform/v1/api-key/${id}`), { method: 'DELETE', headers: bearer(token) });
 
   it('a MEMBER cannot mint a master key or a key with every scope (403, nothing stored); a narrower key it can', async () => {

@@ -63,17 +63,24 @@ async function placeholderValues(example: SpecRequestExample): Promise<Record<st
   const values: Record<string, string> = { '<UNIQUE_NAME>': `example-${randomUUID().slice(0, 8)}`, '<REGISTRATION_NUMBER>': '09876543' };
   if (text.includes('<EMAIL>')) Object.assign(values, { '<EMAIL>': owner.email, '<PASSWORD>': owner.password });
   if (text.includes('<API_KEY>')) values['<API_KEY>'] = (await factory.apiKey(['profile:read'], { fresh: true })).secret;
-  if (text.includes('<REFRESH_TOKEN>')) values['<REFRESH_TOKEN>'] = (await marketplaceV1Token(app, (await factory.apiKey(['profile:read'], { fresh: true })).secret)).refreshToken;
+  if (text.includes('<REFRESH_TOKEN>'))
+    values['<REFRESH_TOKEN>'] = (await marketplaceV1Token(app, (await factory.apiKey(['profile:read'], { fresh: true })).secret)).refreshToken;
   if (text.includes('<TENANT_ID>')) values['<TENANT_ID>'] = (await createTenant(app, owner.platformToken)).id;
   if (text.includes('<TENANT_WITH_PROFILE>')) {
     const tenantId = (await createTenant(app, owner.platformToken)).id;
-    const setUp = await postJson(`${app.url}/api/business/v1/profile`, { companyInformation: { registrationNumber: '09876543' } }, { ...bearer(owner.platformToken), 'service-tenant-id': tenantId });
+    const setUp = await postJson(
+      `${app.url}/api/business/v1/profile`,
+      { companyInformation: { registrationNumber: '09876543' } },
+      { ...bearer(owner.platformToken), 'service-tenant-id': tenantId },
+    );
     expect(setUp.status).toBe(201);
     Object.assign(values, { '<TENANT_WITH_PROFILE>': tenantId, '<TENANT_ID>': tenantId });
   }
   if (text.includes('<PROFILE_UUID>')) values['<PROFILE_UUID>'] = await blankProfile();
-  if (text.includes('<APPLICATION_ID>')) Object.assign(values, await tenantApplication().then(({ tenantId, applicationId }) => ({ '<TENANT_ID>': tenantId, '<APPLICATION_ID>': applicationId })));
-  if (text.includes('<LENDER_APPLICATION_ID>')) values['<LENDER_APPLICATION_ID>'] = String(await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: await blankProfile() }));
+  if (text.includes('<APPLICATION_ID>'))
+    Object.assign(values, await tenantApplication().then(({ tenantId, applicationId }) => ({ '<TENANT_ID>': tenantId, '<APPLICATION_ID>': applicationId })));
+  if (text.includes('<LENDER_APPLICATION_ID>'))
+    values['<LENDER_APPLICATION_ID>'] = String(await storedLenderApplication(app, { lenderId: lender.lenderId, profileId: await blankProfile() }));
   if (text.includes('<CLIENT_ID>')) {
     Object.assign(values, {
       '<AUDIENCE>': lender.audience,
@@ -87,10 +94,12 @@ async function placeholderValues(example: SpecRequestExample): Promise<Record<st
 }
 
 const fill = <T>(value: T, values: Record<string, string>): T =>
-  JSON.parse(JSON.stringify(value).replace(/<[A-Z_]+>/g, (name) => {
-    if (!(name in values)) throw new Error(`no value for ${name}`);
-    return values[name]!.replace(/["\\]/g, (c) => `\\${c}`);
-  })) as T;
+  JSON.parse(
+    JSON.stringify(value).replace(/<[A-Z_]+>/g, (name) => {
+      if (!(name in values)) throw new Error(`no value for ${name}`);
+      return values[name]!.replace(/["\\]/g, (c) => `\\${c}`);
+    }),
+  ) as T;
 
 async function authorization(credential: ExampleCredential, tenantId: string | undefined): Promise<Record<string, string>> {
   switch (credential.kind) {
@@ -130,22 +139,28 @@ function getWithBody(url: string, headers: Record<string, string>, body: string)
 }
 
 describe('the request examples the specification prints', () => {
-  it.each(SPEC_REQUEST_EXAMPLES.map((example) => [`${example.section}: ${example.method} ${example.path}`, example] as const))('%s is accepted', async (_name, example) => {
-    const values = await placeholderValues(example);
-    // A tenant-restricted operation without a printed tenant runs on a tenant made for it.
-    const tenantId = values['<TENANT_ID>'] ?? (example.credential.kind === 'tenant' ? (await createTenant(app, owner.platformToken)).id : undefined);
-    const filled = fill(example, values);
-    const path = Object.entries(BASES).reduce((p, [placeholder, base]) => p.replace(placeholder, base), filled.path);
-    const headers = {
-      ...(filled.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...filled.headers,
-      ...(await authorization(example.credential, tenantId)),
-    };
-    const body = filled.body === undefined ? undefined : JSON.stringify(filled.body);
-    const { status, text } =
-      filled.method === 'GET' && body !== undefined
-        ? await getWithBody(`${app.url}${path}`, headers, body)
-        : await contractFetch(`${app.url}${path}`, { method: filled.method, headers, body }).then(async (res) => ({ status: res.status, text: await res.text() }));
-    expect(status, text).toBe(example.status);
-  });
+  it.each(SPEC_REQUEST_EXAMPLES.map((example) => [`${example.section}: ${example.method} ${example.path}`, example] as const))(
+    '%s is accepted',
+    async (_name, example) => {
+      const values = await placeholderValues(example);
+      // A tenant-restricted operation without a printed tenant runs on a tenant made for it.
+      const tenantId = values['<TENANT_ID>'] ?? (example.credential.kind === 'tenant' ? (await createTenant(app, owner.platformToken)).id : undefined);
+      const filled = fill(example, values);
+      const path = Object.entries(BASES).reduce((p, [placeholder, base]) => p.replace(placeholder, base), filled.path);
+      const headers = {
+        ...(filled.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...filled.headers,
+        ...(await authorization(example.credential, tenantId)),
+      };
+      const body = filled.body === undefined ? undefined : JSON.stringify(filled.body);
+      const { status, text } =
+        filled.method === 'GET' && body !== undefined
+          ? await getWithBody(`${app.url}${path}`, headers, body)
+          : await contractFetch(`${app.url}${path}`, { method: filled.method, headers, body }).then(async (res) => ({
+              status: res.status,
+              text: await res.text(),
+            }));
+      expect(status, text).toBe(example.status);
+    },
+  );
 });

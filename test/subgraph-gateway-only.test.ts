@@ -126,8 +126,16 @@ describe("a subgraph with the gateway's credential", () => {
     const headers = { ...(await marketplaceToken()), ...AS_GATEWAY };
     const refusals: Array<[string, Record<string, unknown>, RegExp]> = [
       [ALIASED_SEARCHES, {}, /^Syntax Error: Token limit of 2000 exceeded\.$/],
-      [`{ ${Array.from({ length: 31 }, (_, i) => `a${i}: companySearch(term: "acme", limit: 1) { number }`).join(' ')} }`, {}, /^Syntax Error: Aliases limit of 30 exceeded, found 31\.$/],
-      [`{ ${Array.from({ length: 400 }, () => '__typename').join(' ')} }`, {}, /selected 400 times in one selection set; at most 10 \(GRAPHQL_MAX_FIELD_REPEATS\)/],
+      [
+        `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: companySearch(term: "acme", limit: 1) { number }`).join(' ')} }`,
+        {},
+        /^Syntax Error: Aliases limit of 30 exceeded, found 31\.$/,
+      ],
+      [
+        `{ ${Array.from({ length: 400 }, () => '__typename').join(' ')} }`,
+        {},
+        /selected 400 times in one selection set; at most 10 \(GRAPHQL_MAX_FIELD_REPEATS\)/,
+      ],
       [COMPANY_SEARCH, { n: 1_000_000 }, /^Query refused: estimated cost over 50000 exceeds 5000 \(GRAPHQL_MAX_COST\)\.$/],
     ];
     for (const [query, variables, message] of refusals) {
@@ -135,7 +143,9 @@ describe("a subgraph with the gateway's credential", () => {
       expect(res.status, query.slice(0, 40)).toBe(400);
       const body = JSON.parse(res.body) as { data?: unknown; errors: Array<{ message: string; extensions: { code: string } }> };
       expect(body.data ?? null).toBeNull();
-      expect(body.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(message), extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })]);
+      expect(body.errors).toEqual([
+        expect.objectContaining({ message: expect.stringMatching(message), extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) }),
+      ]);
     }
   });
 
@@ -184,7 +194,9 @@ describe("a subgraph's graphql-ws endpoint, with the gateway's credential", () =
       [repeated, /field "id" is selected 11 times in one selection set; at most 10 \(GRAPHQL_MAX_FIELD_REPEATS\)/],
       [long, /^Syntax Error: Token limit of 2000 exceeded\.$/],
     ] as const) {
-      expect(await overWebSocket(tenants.url, query, token)).toEqual([expect.objectContaining({ message: expect.stringMatching(message), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);
+      expect(await overWebSocket(tenants.url, query, token)).toEqual([
+        expect.objectContaining({ message: expect.stringMatching(message), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+      ]);
     }
   });
 });
@@ -201,7 +213,12 @@ describe('through the gateway', () => {
     expect((await graphql(gateway.url, aliased, {}, token)).errors).toBeUndefined();
     const platform = bearer(integrator.platformToken);
     await createTenant(app, integrator.platformToken);
-    const page = await graphql<{ tenants: { items: Array<{ id: string; profile: unknown }> } }>(gateway.url, '{ tenants(limit: 100) { items { id referenceId profile { uuid companyName } } } }', {}, platform);
+    const page = await graphql<{ tenants: { items: Array<{ id: string; profile: unknown }> } }>(
+      gateway.url,
+      '{ tenants(limit: 100) { items { id referenceId profile { uuid companyName } } } }',
+      {},
+      platform,
+    );
     expect(page.errors).toBeUndefined();
     expect(page.data?.tenants.items.length).toBeGreaterThan(0);
     const sub = await subscribe(gateway.url, 'subscription { tenantCreated { id } }', {}, platform);

@@ -54,7 +54,9 @@ describe('subscription fan-out', () => {
       // The revoked key is told why, instead of the tenant, and hears nothing more.
       const refused = await revokedSub.next();
       expect(refused.data).toBeUndefined();
-      expect(refused.errors).toEqual([expect.objectContaining({ message: 'Invalid token: its API key has been revoked', extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
+      expect(refused.errors).toEqual([
+        expect.objectContaining({ message: 'Invalid token: its API key has been revoked', extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) }),
+      ]);
 
       const third = await (await postJson(`${app.url}/api/business/v1/tenants`, { referenceId: 'fanout-3' }, bearer(integrator.platformToken))).json();
       expect(await keptSub.next()).toEqual({ data: { tenantCreated: { id: third.id, referenceId: 'fanout-3' } } });

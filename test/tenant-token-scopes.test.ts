@@ -34,7 +34,11 @@ afterAll(() => app?.close());
 /** A tenant with a profile, made with the account's all-scope platform token (fixture only). */
 async function tenantWithProfile(): Promise<string> {
   const tenant = await createTenant(app, owner.platformToken);
-  const res = await postJson(`${app.url}${B}/profile`, { companyInformation: { registrationNumber: '09876543' } }, { ...bearer(owner.platformToken), 'service-tenant-id': tenant.id });
+  const res = await postJson(
+    `${app.url}${B}/profile`,
+    { companyInformation: { registrationNumber: '09876543' } },
+    { ...bearer(owner.platformToken), 'service-tenant-id': tenant.id },
+  );
   expect(res.status, await res.clone().text()).toBe(201);
   return tenant.id;
 }
@@ -56,7 +60,11 @@ async function mintedTokens(scopes: string[], tenantId: string): Promise<Array<{
     const body = await res.json();
     authorized.push({ how, token: body.access_token as string, scope: body.scope as string });
   }
-  return [{ how: 'API key + Service-tenant-id', token: viaKey.access_token, scope: viaKey.scope }, { how: 'tenant refresh token', token: viaRefresh.access_token, scope: viaRefresh.scope }, ...authorized];
+  return [
+    { how: 'API key + Service-tenant-id', token: viaKey.access_token, scope: viaKey.scope },
+    { how: 'tenant refresh token', token: viaRefresh.access_token, scope: viaRefresh.scope },
+    ...authorized,
+  ];
 }
 
 describe('tenant tokens carry only the tenant scopes their key holds', () => {
@@ -77,11 +85,21 @@ describe('tenant tokens carry only the tenant scopes their key holds', () => {
     for (const { how, token } of await mintedTokens(['insights:read'], tenantId)) {
       const auth = bearer(token);
       const attempts = [
-        await restOutcome(app.url, { method: 'PATCH', path: `${B}/profile`, headers: auth, body: { companyInformation: { website: 'https://written.example' } } }),
+        await restOutcome(app.url, {
+          method: 'PATCH',
+          path: `${B}/profile`,
+          headers: auth,
+          body: { companyInformation: { website: 'https://written.example' } },
+        }),
         await restOutcome(app.url, { method: 'GET', path: `${B}/profile`, headers: auth }),
         await restOutcome(app.url, { method: 'POST', path: `${B}/applications`, headers: auth, body: ACME_APPLICATION }),
         await restOutcome(app.url, { method: 'POST', path: `${B}/lender-applications/1/accept`, headers: auth }),
-        await graphqlOutcome(app.url, 'mutation { updateTenantProfile(input: { companyInformation: { website: "https://written.example" } }) { __typename } }', {}, auth),
+        await graphqlOutcome(
+          app.url,
+          'mutation { updateTenantProfile(input: { companyInformation: { website: "https://written.example" } }) { __typename } }',
+          {},
+          auth,
+        ),
         await graphqlOutcome(app.url, 'mutation { acceptOffer(applicationId: 1) { __typename } }', {}, auth),
       ];
       expect(
@@ -97,7 +115,12 @@ describe('tenant tokens carry only the tenant scopes their key holds', () => {
     const tenantId = await tenantWithProfile();
     const token = (await mintedTokens(['profile:read'], tenantId))[0]!.token;
     expect((await restOutcome(app.url, { method: 'GET', path: `${B}/profile`, headers: bearer(token) })).status).toBe(200);
-    const write = await restOutcome(app.url, { method: 'PATCH', path: `${B}/profile`, headers: bearer(token), body: { companyInformation: { website: 'https://written.example' } } });
+    const write = await restOutcome(app.url, {
+      method: 'PATCH',
+      path: `${B}/profile`,
+      headers: bearer(token),
+      body: { companyInformation: { website: 'https://written.example' } },
+    });
     expect(write.status, write.text).toBe(403);
   });
 });

@@ -102,7 +102,11 @@ describe('a generated client walks the documented flows without casts', () => {
 
     // The answer body is typed by the questionnaires' own JSON Schemas: the fixture is one variant as it is.
     const answersPath = { questionnaireId: 'introducer-all-funding-products', profileId: blank.data.uuid };
-    const put = await api.PUT('/api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/answers', { params: { path: answersPath }, body: ACME_ANSWERS, headers: asKey });
+    const put = await api.PUT('/api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/answers', {
+      params: { path: answersPath },
+      body: ACME_ANSWERS,
+      headers: asKey,
+    });
     expect(put.response.status).toBe(204);
     const patched = await api.PATCH('/api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/answers', {
       params: { path: answersPath },
@@ -110,10 +114,16 @@ describe('a generated client walks the documented flows without casts', () => {
       headers: asKey,
     });
     expect(patched.response.status).toBe(204);
-    const stored = await api.GET('/api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/answers', { params: { path: answersPath }, headers: asKey });
+    const stored = await api.GET('/api/marketplace/v1/questionnaires/{questionnaireId}/profiles/{profileId}/answers', {
+      params: { path: answersPath },
+      headers: asKey,
+    });
     expect(stored.data).toMatchObject({ companyName: 'ACME WIDGETS LIMITED', fundingPeriod: 36 });
 
-    const count = await api.GET('/api/marketplace/v1/profiles/{uuid}/funding/matches/count', { params: { path: { uuid: blank.data.uuid }, query: {} }, headers: asKey });
+    const count = await api.GET('/api/marketplace/v1/profiles/{uuid}/funding/matches/count', {
+      params: { path: { uuid: blank.data.uuid }, query: {} },
+      headers: asKey,
+    });
     if (count.data === undefined) throw new Error(`matches: ${count.response.status}`);
     expect(count.data).toBeGreaterThanOrEqual(0);
   });

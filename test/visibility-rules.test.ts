@@ -62,7 +62,14 @@ beforeAll(async () => {
   accounts.push(randomUUID());
   lenders = [];
   for (const environment of ENVIRONMENTS) {
-    const row = await db.lender.create({ data: { environment, name: `Visibility ${environment}`, slug: `visibility-${randomUUID().slice(0, 8)}`, applicationUrl: 'https://lender.invalid/applications' } });
+    const row = await db.lender.create({
+      data: {
+        environment,
+        name: `Visibility ${environment}`,
+        slug: `visibility-${randomUUID().slice(0, 8)}`,
+        applicationUrl: 'https://lender.invalid/applications',
+      },
+    });
     lenders.push({ id: row.id, environment });
   }
 });
@@ -92,7 +99,13 @@ const worldSpec: fc.Arbitrary<WorldSpec> = fc.record({
 
 interface World {
   tenants: Array<{ id: string; accountId: string | null; environment: DeployEnvironment }>;
-  profiles: Array<{ id: string; ownerAccountId: string | null; tenantId: string | null; environment: DeployEnvironment; tenant: { accountId: string | null } | null }>;
+  profiles: Array<{
+    id: string;
+    ownerAccountId: string | null;
+    tenantId: string | null;
+    environment: DeployEnvironment;
+    tenant: { accountId: string | null } | null;
+  }>;
   applications: Array<{ id: number; lenderId: number; lender: { environment: DeployEnvironment }; profile: World['profiles'][number] }>;
 }
 
@@ -192,16 +205,20 @@ const sorted = <T>(values: Iterable<T>) => [...values].sort();
 
 const isProfileViewer = (a: Actor): a is ProfileViewer => a.kind === 'marketplace_v1' || a.kind === 'platform' || a.kind === 'tenant';
 const isProfileOwnerViewer = (a: Actor): a is ProfileOwnerViewer => isProfileViewer(a) || a.kind === 'master' || a.kind === 'login';
-const isTenantViewer = (a: Actor): a is Extract<TenantViewer, { kind: 'platform' | 'master' | 'tenant' }> => a.kind === 'platform' || a.kind === 'master' || a.kind === 'tenant';
+const isTenantViewer = (a: Actor): a is Extract<TenantViewer, { kind: 'platform' | 'master' | 'tenant' }> =>
+  a.kind === 'platform' || a.kind === 'master' || a.kind === 'tenant';
 
 /** Runs `check` on a generated world inside a transaction that is always rolled back. */
 async function inWorld(spec: WorldSpec, check: (tx: Prisma.TransactionClient, world: World) => Promise<void>): Promise<void> {
   const rollback = new Error('rollback');
   await database.prisma
-    .$transaction(async (tx) => {
-      await check(tx, await insertWorld(tx, spec));
-      throw rollback;
-    }, { timeout: 30_000 })
+    .$transaction(
+      async (tx) => {
+        await check(tx, await insertWorld(tx, spec));
+        throw rollback;
+      },
+      { timeout: 30_000 },
+    )
     .catch((err: unknown) => {
       if (err !== rollback) throw err;
     });
@@ -220,11 +237,21 @@ describe('each visibility rule says the same in every form it takes', () => {
           const ids = world.profiles.map((p) => p.id);
           for (const actor of callersOf(caller, world).filter(isProfileViewer)) {
             const byPrisma = await tx.profile.findMany({ where: { AND: [{ id: { in: ids } }, visibleProfiles(ctx, actor)] }, select: { id: true } });
-            const bySql = await runCompiled(tx, sqlForms.selectFrom('profile as p').select('p.id').where('p.id', 'in', ids.length ? ids : [randomUUID()]).where(visibleProfileWhere(ctx, actor)));
+            const bySql = await runCompiled(
+              tx,
+              sqlForms
+                .selectFrom('profile as p')
+                .select('p.id')
+                .where('p.id', 'in', ids.length ? ids : [randomUUID()])
+                .where(visibleProfileWhere(ctx, actor)),
+            );
             expect(sorted(bySql.map((r) => r.id)), actor.kind).toEqual(sorted(byPrisma.map((r) => r.id)));
             const owned = await tx.profile.findMany({ where: { AND: [{ id: { in: ids } }, ownedProfiles(ctx, actor)] }, select: { id: true } });
             const seen = new Set(byPrisma.map((r) => r.id));
-            expect(owned.filter((r) => !seen.has(r.id)), actor.kind).toEqual([]);
+            expect(
+              owned.filter((r) => !seen.has(r.id)),
+              actor.kind,
+            ).toEqual([]);
           }
         });
       }),
@@ -259,7 +286,14 @@ describe('each visibility rule says the same in every form it takes', () => {
           const viewers: TenantViewer[] = [{ kind: 'api_key', accountId: accounts[caller.account]! }, ...callersOf(caller, world).filter(isTenantViewer)];
           for (const viewer of viewers) {
             const byPrisma = await tx.tenant.findMany({ where: { AND: [{ id: { in: ids } }, tenantScope(ctx, viewer)] }, select: { id: true } });
-            const bySql = await runCompiled(tx, sqlForms.selectFrom('tenant').select('id').where((eb) => eb.and(tenantScope(ctx, viewer))).where('id', 'in', ids.length ? ids : [randomUUID()]));
+            const bySql = await runCompiled(
+              tx,
+              sqlForms
+                .selectFrom('tenant')
+                .select('id')
+                .where((eb) => eb.and(tenantScope(ctx, viewer)))
+                .where('id', 'in', ids.length ? ids : [randomUUID()]),
+            );
             const channel = tenantChannelOf(viewer);
             const hearing = world.tenants.filter((t) => t.environment === caller.environment && tenantChannelsOf(t).includes(channel));
             expect(sorted(bySql.map((r) => r.id)), viewer.kind).toEqual(sorted(byPrisma.map((r) => r.id)));
@@ -278,7 +312,10 @@ describe('each visibility rule says the same in every form it takes', () => {
           const ctx = contextIn(caller.environment);
           const ids = world.applications.map((a) => a.id);
           for (const actor of callersOf(caller, world) as ApplicationViewer[]) {
-            const seen = await tx.lenderApplication.findMany({ where: { AND: [{ id: { in: ids } }, lenderApplicationScope(ctx, actor)] }, select: { id: true } });
+            const seen = await tx.lenderApplication.findMany({
+              where: { AND: [{ id: { in: ids } }, lenderApplicationScope(ctx, actor)] },
+              select: { id: true },
+            });
             const channel = eventChannelOf(ctx, actor);
             const hearing = world.applications.filter((a) => a.lender.environment === caller.environment && eventChannelsOf(a).includes(channel));
             expect(sorted(hearing.map((a) => a.id)), actor.kind).toEqual(sorted(seen.map((r) => r.id)));
@@ -297,7 +334,10 @@ describe('each visibility rule says the same in every form it takes', () => {
           const ids = world.applications.map((a) => a.id);
           const reads = readsOf(database.prisma);
           for (const actor of callersOf(caller, world) as ApplicationViewer[]) {
-            const byPrisma = await tx.lenderApplication.findMany({ where: { AND: [{ id: { in: ids } }, lenderApplicationScope(ctx, actor)] }, select: { id: true } });
+            const byPrisma = await tx.lenderApplication.findMany({
+              where: { AND: [{ id: { in: ids } }, lenderApplicationScope(ctx, actor)] },
+              select: { id: true },
+            });
             // Compiled here and run in the world's transaction (the typed reads' pool does not see it).
             const statement = reads
               .selectFrom('lender_application as la')
@@ -319,8 +359,13 @@ describe('each visibility rule says the same in every form it takes', () => {
       fc.asyncProperty(worldSpec, callerSpec, async (spec, caller) => {
         await inWorld(spec, async (tx, world) => {
           const ctx = contextIn(caller.environment);
-          const applications = (a: Actor) => tx.lenderApplication.findMany({ where: { AND: [{ id: { in: world.applications.map((x) => x.id) } }, lenderApplicationScope(ctx, a as ApplicationViewer)] }, select: { id: true } });
-          const profiles = (a: ProfileViewer) => tx.profile.findMany({ where: { AND: [{ id: { in: world.profiles.map((p) => p.id) } }, visibleProfiles(ctx, a)] }, select: { id: true } });
+          const applications = (a: Actor) =>
+            tx.lenderApplication.findMany({
+              where: { AND: [{ id: { in: world.applications.map((x) => x.id) } }, lenderApplicationScope(ctx, a as ApplicationViewer)] },
+              select: { id: true },
+            });
+          const profiles = (a: ProfileViewer) =>
+            tx.profile.findMany({ where: { AND: [{ id: { in: world.profiles.map((p) => p.id) } }, visibleProfiles(ctx, a)] }, select: { id: true } });
           for (const actor of callersOf(caller, world)) {
             // The same identity through another API key, refresh family, lender client or sign-in session.
             const other = {
@@ -332,7 +377,8 @@ describe('each visibility rule says the same in every form it takes', () => {
             expect(visibilityKeyOf(other, null, caller.environment)).toBe(visibilityKeyOf(actor, null, caller.environment));
             expect(sorted((await applications(other)).map((r) => r.id))).toEqual(sorted((await applications(actor)).map((r) => r.id)));
             expect(eventChannelOf(ctx, other as ApplicationViewer)).toBe(eventChannelOf(ctx, actor as ApplicationViewer));
-            if (isProfileViewer(actor)) expect(sorted((await profiles(other as ProfileViewer)).map((r) => r.id))).toEqual(sorted((await profiles(actor)).map((r) => r.id)));
+            if (isProfileViewer(actor))
+              expect(sorted((await profiles(other as ProfileViewer)).map((r) => r.id))).toEqual(sorted((await profiles(actor)).map((r) => r.id)));
             if (isTenantViewer(actor)) expect(tenantChannelOf(other as TenantViewer)).toBe(tenantChannelOf(actor));
           }
         });

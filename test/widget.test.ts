@@ -110,7 +110,11 @@ async function openHostPage(page: Page, path: string, html: string): Promise<voi
 
 const formatsOf = (locale: string) => ({
   money: (v: number) =>
-    new Intl.NumberFormat(locale, { style: 'currency', currency: 'GBP', ...(Number.isInteger(v) ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}) }).format(v),
+    new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: 'GBP',
+      ...(Number.isInteger(v) ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+    }).format(v),
   date: (v: string) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' }).format(new Date(v)),
 });
 
@@ -123,8 +127,13 @@ async function expectedFields(token: string, locale = 'en-GB'): Promise<Record<s
   const notices = (n: { last12MonthsCount: number; last12MonthsValue: { value: number } }) =>
     `${n.last12MonthsCount} ${n.last12MonthsCount === 1 ? 'notice' : 'notices'}, ${en.money(n.last12MonthsValue.value)}`;
   const meaning: Record<string, string> = {
-    A: 'Minimum risk (scores 91-100)', B: 'Low risk (scores 81-90)', C: 'Below average risk (scores 51-80)', D: 'Above average risk (scores 26-50)',
-    E: 'High risk (scores 16-25)', F: 'Maximum risk (scores 0-15)', G: 'Company dissolved',
+    A: 'Minimum risk (scores 91-100)',
+    B: 'Low risk (scores 81-90)',
+    C: 'Below average risk (scores 51-80)',
+    D: 'Above average risk (scores 26-50)',
+    E: 'High risk (scores 16-25)',
+    F: 'Maximum risk (scores 0-15)',
+    G: 'Company dissolved',
   };
   return {
     name: info.name,
@@ -178,7 +187,10 @@ describe('script embed from another origin', () => {
       });
       expect(inside).toEqual({ fontSize: '19.2px', display: 'block', fontWeight: '700' });
       // ...and the widget's does not leak out: the host's own heading and hidden panel are as the host styled them.
-      expect(await page.locator('h2.host-title').evaluate((el) => [getComputedStyle(el).fontSize, getComputedStyle(el).color])).toEqual(['13px', 'rgb(200, 0, 0)']);
+      expect(await page.locator('h2.host-title').evaluate((el) => [getComputedStyle(el).fontSize, getComputedStyle(el).color])).toEqual([
+        '13px',
+        'rgb(200, 0, 0)',
+      ]);
       expect(await page.locator('div.host-panel').isVisible()).toBe(false);
       expect(await page.locator('svc-credit-widget').evaluateAll((hosts) => hosts.map((h) => h.shadowRoot !== null))).toEqual([true, true]);
     } finally {
@@ -220,7 +232,10 @@ describe('script embed from another origin', () => {
   it('adds no global but `service`', async () => {
     const page = await browser.newPage();
     try {
-      host.pages.set('/blank', '<!doctype html><html lang="en"><head><title>Blank</title></head><body><main><div class="svcFundingSearch"></div></main></body></html>');
+      host.pages.set(
+        '/blank',
+        '<!doctype html><html lang="en"><head><title>Blank</title></head><body><main><div class="svcFundingSearch"></div></main></body></html>',
+      );
       await page.goto(`${host.url}/blank`);
       const before = await page.evaluate(() => Object.keys(window));
       await page.addScriptTag({ url: `${app.url}/app/ui/widget/widget.js` });
@@ -282,12 +297,18 @@ describe('onError codes', () => {
 
   it('NOT_ELIGIBLE for a sole trader, rendering nothing', async () => {
     expect(await errorsFor(tokens.soleTrader)).toEqual([
-      { code: 'NOT_ELIGIBLE', message: 'A credit report is offered for limited companies only; this company is a SOLE_TRADER', userMessage: USER_MESSAGES.NOT_ELIGIBLE },
+      {
+        code: 'NOT_ELIGIBLE',
+        message: 'A credit report is offered for limited companies only; this company is a SOLE_TRADER',
+        userMessage: USER_MESSAGES.NOT_ELIGIBLE,
+      },
     ]);
   });
 
   it('NO_PROFILE for a tenant without a profile', async () => {
-    expect(await errorsFor(tokens.noProfile)).toEqual([{ code: 'NO_PROFILE', message: expect.stringContaining('no profile'), userMessage: USER_MESSAGES.NO_PROFILE }]);
+    expect(await errorsFor(tokens.noProfile)).toEqual([
+      { code: 'NO_PROFILE', message: expect.stringContaining('no profile'), userMessage: USER_MESSAGES.NO_PROFILE },
+    ]);
   });
 
   it('TOKEN_EXPIRED once the tenant token has expired (by the server’s clock)', async () => {
@@ -308,18 +329,31 @@ describe('onError codes', () => {
     // Another issuer's token: a well-formed JWT with none of our token kinds. The API refuses it as invalid too (401).
     const foreign = foreignJwt({ iss: 'https://accounts.elsewhere.example', sub: 'someone', aud: 'their-api', exp: Math.floor(Date.now() / 1000) + 3600 });
     expect(await errorsFor(foreign)).toEqual([
-      { code: 'TOKEN_INVALID', message: 'The access token is not a token of this service (a JWT without one of its token kinds)', userMessage: USER_MESSAGES.TOKEN_INVALID },
+      {
+        code: 'TOKEN_INVALID',
+        message: 'The access token is not a token of this service (a JWT without one of its token kinds)',
+        userMessage: USER_MESSAGES.TOKEN_INVALID,
+      },
     ]);
     expect((await fetch(`${app.url}${B}/profile`, { headers: bearer(foreign) })).status).toBe(401);
     const [head, payload] = tokens.acme.split('.');
-    expect(await errorsFor(`${head}.${payload}.forged-signature`)).toEqual([{ code: 'TOKEN_INVALID', message: expect.stringMatching(/^Invalid token/), userMessage: USER_MESSAGES.TOKEN_INVALID }]);
+    expect(await errorsFor(`${head}.${payload}.forged-signature`)).toEqual([
+      { code: 'TOKEN_INVALID', message: expect.stringMatching(/^Invalid token/), userMessage: USER_MESSAGES.TOKEN_INVALID },
+    ]);
   });
 
   it('WRONG_TOKEN_KIND for platform, master and Marketplace V1 tokens, which the API itself refuses here too', async () => {
-    const master = (await masterToken(app, (await createApiKey(app, me.loginToken, { name: 'master', scopes: ['profile:read'], isMaster: true })).key)).access_token;
+    const master = (await masterToken(app, (await createApiKey(app, me.loginToken, { name: 'master', scopes: ['profile:read'], isMaster: true })).key))
+      .access_token;
     const v1 = (await marketplaceV1Token(app, me.apiKey)).jwt;
-    for (const [token, kind] of [[me.platformToken, 'a platform access token'], [master, 'a master token'], [v1, 'a Marketplace V1 token']] as const) {
-      expect(await errorsFor(token)).toEqual([{ code: 'WRONG_TOKEN_KIND', message: `The widget needs a tenant access token; this is ${kind}`, userMessage: USER_MESSAGES.WRONG_TOKEN_KIND }]);
+    for (const [token, kind] of [
+      [me.platformToken, 'a platform access token'],
+      [master, 'a master token'],
+      [v1, 'a Marketplace V1 token'],
+    ] as const) {
+      expect(await errorsFor(token)).toEqual([
+        { code: 'WRONG_TOKEN_KIND', message: `The widget needs a tenant access token; this is ${kind}`, userMessage: USER_MESSAGES.WRONG_TOKEN_KIND },
+      ]);
       const direct = await fetch(`${app.url}${B}/profile`, { headers: bearer(token) });
       expect(direct.status).toBeGreaterThanOrEqual(400);
       expect(direct.status).toBeLessThan(500);
@@ -367,7 +401,9 @@ async function startProxy(target: string) {
     const isApi = (req.url ?? '').startsWith('/api/');
     if (isApi && state.stopApi) return req.socket.destroy();
     if (isApi && state.failApi && req.method === 'GET') {
-      return res.writeHead(503, { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization', 'content-type': 'text/plain' }).end('Service Unavailable');
+      return res
+        .writeHead(503, { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization', 'content-type': 'text/plain' })
+        .end('Service Unavailable');
     }
     const upstream = http.request(`${target}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -378,7 +414,11 @@ async function startProxy(target: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(state, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
 }
 
@@ -440,15 +480,24 @@ describe('cross-origin policy', () => {
   });
 
   it('production: only the configured origins, for CORS and frame-ancestors', async () => {
-    const config = loadConfig({ DEPLOY_ENV: 'production', AUTH_SIGNING_KEYS: 'x', WIDGET_EMBED_ORIGINS: 'https://partner.example, https://other.example:8443' });
+    const config = loadConfig({
+      DEPLOY_ENV: 'production',
+      AUTH_SIGNING_KEYS: 'x',
+      WIDGET_EMBED_ORIGINS: 'https://partner.example, https://other.example:8443',
+    });
     expect(config.WIDGET_EMBED_ORIGINS).toEqual(['https://partner.example', 'https://other.example:8443']);
     // As the servers mount them: the widget API paths' CORS ahead of everything, the widget's pages.
-    const server = express().use(widgetCors(widgetEmbedOrigins(config)), widgetRouter(config, createLogger('silent'))).listen(0, '127.0.0.1');
+    const server = express()
+      .use(widgetCors(widgetEmbedOrigins(config)), widgetRouter(config, createLogger('silent')))
+      .listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const ask = (origin: string) =>
-        fetch(`${base}${B}/profile`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+        fetch(`${base}${B}/profile`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+        });
       expect((await ask('https://partner.example')).headers.get('access-control-allow-origin')).toBe('https://partner.example');
       expect((await ask('https://other.example:8443')).headers.get('access-control-allow-origin')).toBe('https://other.example:8443');
       const refused = await ask('https://evil.example');
@@ -461,7 +510,9 @@ describe('cross-origin policy', () => {
     }
     expect(() => loadConfig({ WIDGET_EMBED_ORIGINS: 'https://partner.example/path' })).toThrow(/WIDGET_EMBED_ORIGINS/);
     const unset = loadConfig({ DEPLOY_ENV: 'production', AUTH_SIGNING_KEYS: 'x' });
-    const closed = express().use(widgetRouter(unset, createLogger('silent'))).listen(0, '127.0.0.1');
+    const closed = express()
+      .use(widgetRouter(unset, createLogger('silent')))
+      .listen(0, '127.0.0.1');
     await new Promise((resolve) => closed.once('listening', resolve));
     try {
       const embed = await fetch(`http://127.0.0.1:${(closed.address() as AddressInfo).port}/app/ui/widget/embed.html`);
@@ -497,7 +548,8 @@ interface Recorded {
   widgetErrors: Array<{ element: string; code: string; message: string; userMessage: string }>;
   widgetReady: string[];
 }
-const recorded = (page: Page) => page.evaluate(() => ({ widgetErrors: (window as unknown as Recorded).widgetErrors, widgetReady: (window as unknown as Recorded).widgetReady }));
+const recorded = (page: Page) =>
+  page.evaluate(() => ({ widgetErrors: (window as unknown as Recorded).widgetErrors, widgetReady: (window as unknown as Recorded).widgetReady }));
 
 async function frameOf(page: Page, selector: string): Promise<Frame> {
   const frame = await (await page.locator(`${selector} iframe`).elementHandle())!.contentFrame();
@@ -523,7 +575,15 @@ async function settledFrame(page: Page, selector: string) {
     });
     return { iframeHeight, ...inside };
   };
-  await expect.poll(async () => { const m = await measure(); return m.iframeHeight === m.content; }, { timeout: 30_000, interval: 200 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const m = await measure();
+        return m.iframeHeight === m.content;
+      },
+      { timeout: 30_000, interval: 200 },
+    )
+    .toBe(true);
   return measure();
 }
 
@@ -571,7 +631,10 @@ describe('frame embed made by widget.js (mode: frame)', () => {
     const consoleLines: string[] = [];
     page.on('console', (message) => consoleLines.push(message.text()));
     try {
-      await openPlainHostPage(page, plainHostPage(app.url, initWith('#first', tokens.acme, "mode: 'frame',") + initWith('#second', tokens.soleTrader, "mode: 'frame',")));
+      await openPlainHostPage(
+        page,
+        plainHostPage(app.url, initWith('#first', tokens.acme, "mode: 'frame',") + initWith('#second', tokens.soleTrader, "mode: 'frame',")),
+      );
       await page.waitForFunction(() => (window as unknown as Recorded).widgetReady.length === 1 && (window as unknown as Recorded).widgetErrors.length === 1);
       const first = await settledFrame(page, '#first');
       const second = await settledFrame(page, '#second');
@@ -599,25 +662,36 @@ describe('frame embed made by widget.js (mode: frame)', () => {
       // origin. Each sender posts 'done' last: messages from one sender arrive in order.
       const heights = () => page.locator('#first iframe, #second iframe').evaluateAll((frames) => frames.map((f) => f.getBoundingClientRect().height));
       type WithDone = { doneSeen?: Promise<void> };
-      const listenForDone = () => page.evaluate(() => {
-        (window as WithDone).doneSeen = new Promise<void>((resolve) => {
-          window.addEventListener('message', function once(event) { if (event.data === 'done') { window.removeEventListener('message', once); resolve(); } });
+      const listenForDone = () =>
+        page.evaluate(() => {
+          (window as WithDone).doneSeen = new Promise<void>((resolve) => {
+            window.addEventListener('message', function once(event) {
+              if (event.data === 'done') {
+                window.removeEventListener('message', once);
+                resolve();
+              }
+            });
+          });
         });
-      });
       const doneSeen = () => page.evaluate(() => (window as WithDone).doneSeen);
       const forge = () => {
         for (const message of [
           { source: 'svc-credit-widget', type: 'resize', height: 41 },
           { source: 'svc-credit-widget', type: 'ready' },
           { source: 'svc-credit-widget', type: 'error', error: { code: 'TOKEN_EXPIRED', message: 'forged' } },
-        ]) parent.postMessage(message, '*');
+        ])
+          parent.postMessage(message, '*');
         parent.postMessage('done', '*');
       };
-      await page.evaluate((src) => new Promise<void>((resolve) => {
-        const probe = Object.assign(document.createElement('iframe'), { id: 'probe', title: 'probe', src });
-        probe.addEventListener('load', () => resolve());
-        document.body.append(probe);
-      }), `${app.url}/app/ui/widget/embed.html`);
+      await page.evaluate(
+        (src) =>
+          new Promise<void>((resolve) => {
+            const probe = Object.assign(document.createElement('iframe'), { id: 'probe', title: 'probe', src });
+            probe.addEventListener('load', () => resolve());
+            document.body.append(probe);
+          }),
+        `${app.url}/app/ui/widget/embed.html`,
+      );
       const probe = await (await page.locator('#probe').elementHandle())!.contentFrame();
       await listenForDone();
       await probe!.evaluate(forge);
@@ -635,7 +709,9 @@ describe('frame embed made by widget.js (mode: frame)', () => {
   it('a hand-written frame takes the locale and theme variables from its address', async () => {
     const page = await browser.newPage();
     try {
-      await page.goto(`${app.url}/app/ui/widget/embed.html?accessToken=${encodeURIComponent(tokens.acme)}&locale=en-US&--svc-accent-color=rgb(4%2C%205%2C%206)`);
+      await page.goto(
+        `${app.url}/app/ui/widget/embed.html?accessToken=${encodeURIComponent(tokens.acme)}&locale=en-US&--svc-accent-color=rgb(4%2C%205%2C%206)`,
+      );
       expect(await shownFields(page, '#credit-widget')).toEqual(await expectedFields(tokens.acme, 'en-US'));
       expect(await page.locator('svc-credit-widget .gauge .fill').evaluate((el) => getComputedStyle(el).stroke)).toBe('rgb(4, 5, 6)');
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-GB');
@@ -662,7 +738,9 @@ describe('service commands and callbacks', () => {
       expect(await messageListeners(page)).toBe(0);
       // A destroyed widget takes no token (no widget is left to give it to: the console says so).
       const errors: string[] = [];
-      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
       await page.evaluate((token) => (window as unknown as { service: (c: string, a?: unknown) => void }).service('setToken', token), tokens.acme);
       await expect.poll(() => errors).toEqual(['[credit widget] INVALID_OPTIONS: setToken: there is no widget on the page; call init first']);
       expect(await recorded(page)).toEqual({ widgetErrors: [], widgetReady: ['#first', '#second'] });
@@ -704,7 +782,12 @@ describe('service commands and callbacks', () => {
       await openPlainHostPage(page, plainHostPage(app.url, initWith('#first', expiring.token) + initWith('#second', expiring.token, "mode: 'frame',")));
       await page.waitForFunction(() => (window as unknown as Recorded).widgetErrors.length === 2);
       const expired = { code: 'TOKEN_EXPIRED', message: 'Invalid token: it has expired', userMessage: USER_MESSAGES.TOKEN_EXPIRED };
-      expect((await recorded(page)).widgetErrors).toEqual(expect.arrayContaining([{ element: '#first', ...expired }, { element: '#second', ...expired }]));
+      expect((await recorded(page)).widgetErrors).toEqual(
+        expect.arrayContaining([
+          { element: '#first', ...expired },
+          { element: '#second', ...expired },
+        ]),
+      );
       expect(await page.frameLocator('#second iframe').locator('#problem').textContent()).toBe('This link has expired – please refresh the page.');
       await page.locator('#second iframe').evaluate((el) => el.setAttribute('data-original', 'yes'));
 
@@ -738,15 +821,31 @@ describe('service commands and callbacks', () => {
     try {
       const css = `#first svc-credit-widget { --svc-accent-color: rgb(1, 2, 3) } svc-credit-widget::part(title) { color: rgb(0, 110, 0) } svc-credit-widget::part(card) { border-width: 3px }`;
       const theme = `theme: { '--svc-background': 'rgb(250, 240, 230)', '--svc-font-family': 'Georgia, serif' },`;
-      await openPlainHostPage(page, plainHostPage(app.url, initWith('#first', tokens.acme, theme) + initWith('#second', tokens.acme, `mode: 'frame', theme: { '--svc-accent-color': 'rgb(7, 8, 9)', '--svc-page-background': 'rgb(20, 30, 40)' },`), css));
+      await openPlainHostPage(
+        page,
+        plainHostPage(
+          app.url,
+          initWith('#first', tokens.acme, theme) +
+            initWith('#second', tokens.acme, `mode: 'frame', theme: { '--svc-accent-color': 'rgb(7, 8, 9)', '--svc-page-background': 'rgb(20, 30, 40)' },`),
+          css,
+        ),
+      );
       await page.waitForFunction(() => (window as unknown as Recorded).widgetReady.length === 2);
       const inline = await page.locator('#first svc-credit-widget').evaluate((host) => {
         const root = host.shadowRoot!;
         const style = (selector: string) => getComputedStyle(root.querySelector(selector)!);
-        return { fill: style('.gauge .fill').stroke, title: style('h2').color, card: style('.card').backgroundColor, border: style('.card').borderTopWidth, font: style('.card').fontFamily };
+        return {
+          fill: style('.gauge .fill').stroke,
+          title: style('h2').color,
+          card: style('.card').backgroundColor,
+          border: style('.card').borderTopWidth,
+          font: style('.card').fontFamily,
+        };
       });
       expect(inline).toEqual({ fill: 'rgb(1, 2, 3)', title: 'rgb(0, 110, 0)', card: 'rgb(250, 240, 230)', border: '3px', font: 'Georgia, serif' });
-      const framed = await (await frameOf(page, '#second')).evaluate(() => ({
+      const framed = await (
+        await frameOf(page, '#second')
+      ).evaluate(() => ({
         fill: getComputedStyle(document.querySelector('svc-credit-widget')!.shadowRoot!.querySelector('.gauge .fill')!).stroke,
         page: getComputedStyle(document.body).backgroundColor,
       }));
@@ -755,7 +854,10 @@ describe('service commands and callbacks', () => {
       // A variable the widget does not read is a mistake to report, not to ignore.
       await page.evaluate(initWith('#first', tokens.acme, "theme: { '--svc-accent-colour': 'red' },"));
       await page.waitForFunction(() => (window as unknown as Recorded).widgetErrors.length === 1);
-      expect((await recorded(page)).widgetErrors[0]).toMatchObject({ code: 'INVALID_OPTIONS', message: expect.stringContaining('unknown variable --svc-accent-colour') });
+      expect((await recorded(page)).widgetErrors[0]).toMatchObject({
+        code: 'INVALID_OPTIONS',
+        message: expect.stringContaining('unknown variable --svc-accent-colour'),
+      });
     } finally {
       await page.close();
     }
@@ -764,9 +866,14 @@ describe('service commands and callbacks', () => {
   it('locale: en-GB by default; another English locale formats by Intl with the en-GB texts; a language without texts falls back to en-GB whole; a bad tag is INVALID_OPTIONS', async () => {
     const page = await browser.newPage();
     const warnings: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
     try {
-      await openPlainHostPage(page, plainHostPage(app.url, initWith('#first', tokens.acme, "locale: 'en-US',") + initWith('#second', tokens.acme, "locale: 'fr-FR',")));
+      await openPlainHostPage(
+        page,
+        plainHostPage(app.url, initWith('#first', tokens.acme, "locale: 'en-US',") + initWith('#second', tokens.acme, "locale: 'fr-FR',")),
+      );
       await page.waitForFunction(() => (window as unknown as Recorded).widgetReady.length === 2);
       const us = await shownFields(page, '#first');
       expect(us).toEqual(await expectedFields(tokens.acme, 'en-US'));
@@ -777,7 +884,12 @@ describe('service commands and callbacks', () => {
       await page.evaluate(initWith('#first', tokens.acme, "locale: 'not a locale!',"));
       await page.waitForFunction(() => (window as unknown as Recorded).widgetErrors.length === 1);
       expect((await recorded(page)).widgetErrors).toEqual([
-        { element: '#first', code: 'INVALID_OPTIONS', message: 'options.locale is not a BCP 47 language tag: not a locale!', userMessage: USER_MESSAGES.INVALID_OPTIONS },
+        {
+          element: '#first',
+          code: 'INVALID_OPTIONS',
+          message: 'options.locale is not a BCP 47 language tag: not a locale!',
+          userMessage: USER_MESSAGES.INVALID_OPTIONS,
+        },
       ]);
     } finally {
       await page.close();

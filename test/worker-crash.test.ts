@@ -46,20 +46,34 @@ describe('a worker killed mid-delivery', () => {
     await waitForHealth(`http://127.0.0.1:${port}`, system);
 
     // Queue five deliveries from another process, as the services queue them.
-    runtime = await startRuntime(loadConfig({}, { DATABASE_URL: database.url, PORT: 0, LOG_LEVEL: 'silent', AUTH_SIGNING_KEYS: env.AUTH_SIGNING_KEYS, SEED_DEMO_DATA: false }), { prepareDatabase: false });
+    runtime = await startRuntime(
+      loadConfig({}, { DATABASE_URL: database.url, PORT: 0, LOG_LEVEL: 'silent', AUTH_SIGNING_KEYS: env.AUTH_SIGNING_KEYS, SEED_DEMO_DATA: false }),
+      { prepareDatabase: false },
+    );
     const db = runtime.database.prisma;
     const lender = await db.lender.findFirstOrThrow({ where: { environment: 'demo' }, orderBy: { id: 'asc' } });
     const profile = await db.profile.create({ data: { environment: 'demo' } });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const application = await db.lenderApplication.create({ data: { lenderId: lender.id, profileId: profile.id, status: 'In Review' } });
-      ids.push(await db.$transaction((tx) => queueDelivery(runtime!.contextFor(), tx, {
-        lenderApplicationId: application.id, lenderId: lender.id, event: 'APPLICATION_CREATED', url: receiver!.url, payload: { application: { id: application.id } },
-      })));
+      ids.push(
+        await db.$transaction((tx) =>
+          queueDelivery(runtime!.contextFor(), tx, {
+            lenderApplicationId: application.id,
+            lenderId: lender.id,
+            event: 'APPLICATION_CREATED',
+            url: receiver!.url,
+            payload: { application: { id: application.id } },
+          }),
+        ),
+      );
     }
 
     // One attempt hangs at the lender; kill the system while it is in flight.
-    await eventually(() => db.webhookDelivery.count({ where: { id: { in: ids }, status: 'DELIVERED' } }), (n) => n === 4);
+    await eventually(
+      () => db.webhookDelivery.count({ where: { id: { in: ids }, status: 'DELIVERED' } }),
+      (n) => n === 4,
+    );
     const inFlight = await db.webhookDelivery.findMany({ where: { id: { in: ids }, status: 'PENDING' } });
     expect(inFlight).toHaveLength(1);
     expect(receiver.received).toHaveLength(5);
@@ -69,7 +83,11 @@ describe('a worker killed mid-delivery', () => {
     const restarted = startEntry('src/processes/main.ts', [], env);
     processes.push(restarted);
     await waitForHealth(`http://127.0.0.1:${port}`, restarted);
-    const final = await eventually(() => db.webhookDelivery.findMany({ where: { id: { in: ids } } }), (rows) => rows.every((r) => r.status === 'DELIVERED'), 30_000);
+    const final = await eventually(
+      () => db.webhookDelivery.findMany({ where: { id: { in: ids } } }),
+      (rows) => rows.every((r) => r.status === 'DELIVERED'),
+      30_000,
+    );
     expect(final).toHaveLength(5);
     const received = receiver.received.map((r) => String(r.headers['webhook-id']));
     expect(new Set(received)).toEqual(new Set(ids));

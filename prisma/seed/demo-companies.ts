@@ -75,10 +75,33 @@ export function companyRow(c: DemoCompany): DemoCompany & { nameLower: string } 
 export const SCORE_ASSESSED_AT = new Date('2026-11-01T09:00:00Z');
 
 export const SECTORS: readonly Sector[] = [
-  'AGRICULTURE', 'AUTOMOTIVE', 'BUSINESS_SERVICES', 'CHARITIES', 'CONSTRUCTION', 'COURIER', 'DISTRIBUTION',
-  'EDUCATION', 'FINANCIAL_SERVICES', 'HAULAGE', 'HEALTHCARE_CARE', 'HOTELS_HOUSE', 'IMPORT_EXPORT', 'IT_RELATED',
-  'MANUFACTURING', 'MEDIA_AND_ENTERTAINMENT', 'NONE', 'OTHER', 'PRINT_PUBLISHING', 'PROFESSIONAL_SERVICES',
-  'PROPERTY', 'RECRUITMENT', 'RETAIL', 'SECURITY_SERVICES', 'TRADE', 'TRANSPORTATION', 'WHOLESALE',
+  'AGRICULTURE',
+  'AUTOMOTIVE',
+  'BUSINESS_SERVICES',
+  'CHARITIES',
+  'CONSTRUCTION',
+  'COURIER',
+  'DISTRIBUTION',
+  'EDUCATION',
+  'FINANCIAL_SERVICES',
+  'HAULAGE',
+  'HEALTHCARE_CARE',
+  'HOTELS_HOUSE',
+  'IMPORT_EXPORT',
+  'IT_RELATED',
+  'MANUFACTURING',
+  'MEDIA_AND_ENTERTAINMENT',
+  'NONE',
+  'OTHER',
+  'PRINT_PUBLISHING',
+  'PROFESSIONAL_SERVICES',
+  'PROPERTY',
+  'RECRUITMENT',
+  'RETAIL',
+  'SECURITY_SERVICES',
+  'TRADE',
+  'TRANSPORTATION',
+  'WHOLESALE',
 ];
 export const COMPANY_TYPES: readonly CompanyType[] = ['SOLE_TRADER', 'LIMITED_LIABILITY_PARTNERSHIP', 'LIMITED_COMPANY', 'STARTUP'];
 
@@ -154,59 +177,150 @@ function addr(street: string, city: string, province: string, postalCode: string
  */
 export const FIXED_COMPANIES: readonly DemoCompany[] = [
   fixed({
-    registrationNumber: '09876543', name: 'ACME WIDGETS LIMITED', type: 'LIMITED_COMPANY', sector: 'MANUFACTURING',
-    score: 95, previous: 88, vat: 'REGISTERED', incorporated: '2015-10-19', creditLimit: 150_000, employees: 42,
+    registrationNumber: '09876543',
+    name: 'ACME WIDGETS LIMITED',
+    type: 'LIMITED_COMPANY',
+    sector: 'MANUFACTURING',
+    score: 95,
+    previous: 88,
+    vat: 'REGISTERED',
+    incorporated: '2015-10-19',
+    creditLimit: 150_000,
+    employees: 42,
     website: 'https://acme-widgets.example',
     address: addr('Unit 4, Parkway Industrial Estate', 'Sheffield', 'South Yorkshire', 'S9 3BL', 'Parkway Drive'),
   }),
   fixed({
-    registrationNumber: '11223344', name: 'ACME WIDGETS HOLDINGS LIMITED', type: 'LIMITED_COMPANY', sector: 'NONE',
-    score: 86, previous: null, vat: 'NOT_REGISTERED', incorporated: '2018-03-05', creditLimit: 60_000, employees: 2,
-    website: null, address: addr('Unit 4, Parkway Industrial Estate', 'Sheffield', 'South Yorkshire', 'S9 3BL', 'Parkway Drive'),
+    registrationNumber: '11223344',
+    name: 'ACME WIDGETS HOLDINGS LIMITED',
+    type: 'LIMITED_COMPANY',
+    sector: 'NONE',
+    score: 86,
+    previous: null,
+    vat: 'NOT_REGISTERED',
+    incorporated: '2018-03-05',
+    creditLimit: 60_000,
+    employees: 2,
+    website: null,
+    address: addr('Unit 4, Parkway Industrial Estate', 'Sheffield', 'South Yorkshire', 'S9 3BL', 'Parkway Drive'),
   }),
   fixed({
-    registrationNumber: '08234567', name: 'THORNBURY JOINERY LTD', type: 'LIMITED_COMPANY', sector: 'TRADE',
-    score: 72, previous: null, vat: 'REGISTERED', incorporated: '2012-09-24', creditLimit: 35_000, employees: 11,
-    website: 'https://thornbury-joinery.example', address: addr('7 Midland Way', 'Thornbury', 'Gloucestershire', 'BS35 2BS'),
+    registrationNumber: '08234567',
+    name: 'THORNBURY JOINERY LTD',
+    type: 'LIMITED_COMPANY',
+    sector: 'TRADE',
+    score: 72,
+    previous: null,
+    vat: 'REGISTERED',
+    incorporated: '2012-09-24',
+    creditLimit: 35_000,
+    employees: 11,
+    website: 'https://thornbury-joinery.example',
+    address: addr('7 Midland Way', 'Thornbury', 'Gloucestershire', 'BS35 2BS'),
   }),
   fixed({
-    registrationNumber: 'SC412345', name: 'HARBOURSIDE LOGISTICS LIMITED', type: 'LIMITED_COMPANY', sector: 'HAULAGE',
-    score: 42, previous: 55, vat: 'REGISTERED', incorporated: '2011-12-01', creditLimit: 18_000, employees: 64,
-    website: 'https://harbourside-logistics.example', address: addr('22 Regent Quay', 'Aberdeen', 'Aberdeenshire', 'AB11 5BE'),
+    registrationNumber: 'SC412345',
+    name: 'HARBOURSIDE LOGISTICS LIMITED',
+    type: 'LIMITED_COMPANY',
+    sector: 'HAULAGE',
+    score: 42,
+    previous: 55,
+    vat: 'REGISTERED',
+    incorporated: '2011-12-01',
+    creditLimit: 18_000,
+    employees: 64,
+    website: 'https://harbourside-logistics.example',
+    address: addr('22 Regent Quay', 'Aberdeen', 'Aberdeenshire', 'AB11 5BE'),
     notices: [1, 4_250, 0, 0],
   }),
   fixed({
-    registrationNumber: 'OC301234', name: 'PENNINE ADVISORY LLP', type: 'LIMITED_LIABILITY_PARTNERSHIP', sector: 'PROFESSIONAL_SERVICES',
-    score: 84, previous: null, vat: 'REGISTERED', incorporated: '2004-04-06', creditLimit: 45_000, employees: 18,
-    website: 'https://pennine-advisory.example', address: addr('3 Park Square East', 'Leeds', 'West Yorkshire', 'LS1 2NE'),
+    registrationNumber: 'OC301234',
+    name: 'PENNINE ADVISORY LLP',
+    type: 'LIMITED_LIABILITY_PARTNERSHIP',
+    sector: 'PROFESSIONAL_SERVICES',
+    score: 84,
+    previous: null,
+    vat: 'REGISTERED',
+    incorporated: '2004-04-06',
+    creditLimit: 45_000,
+    employees: 18,
+    website: 'https://pennine-advisory.example',
+    address: addr('3 Park Square East', 'Leeds', 'West Yorkshire', 'LS1 2NE'),
   }),
   fixed({
-    registrationNumber: 'NI612345', name: 'LAGAN VALLEY FOODS LIMITED', type: 'LIMITED_COMPANY', sector: 'WHOLESALE',
-    score: 20, previous: 31, vat: 'REGISTERED', incorporated: '2009-06-15', creditLimit: 2_500, employees: 27,
-    website: 'https://lagan-valley-foods.example', address: addr('14 Duncrue Street', 'Belfast', 'County Antrim', 'BT3 9AR'),
+    registrationNumber: 'NI612345',
+    name: 'LAGAN VALLEY FOODS LIMITED',
+    type: 'LIMITED_COMPANY',
+    sector: 'WHOLESALE',
+    score: 20,
+    previous: 31,
+    vat: 'REGISTERED',
+    incorporated: '2009-06-15',
+    creditLimit: 2_500,
+    employees: 27,
+    website: 'https://lagan-valley-foods.example',
+    address: addr('14 Duncrue Street', 'Belfast', 'County Antrim', 'BT3 9AR'),
     notices: [2, 11_800, 1, 3_200],
   }),
   fixed({
-    registrationNumber: '16012345', name: 'NEWLEAF ROBOTICS LTD', type: 'STARTUP', sector: 'IT_RELATED',
-    score: 58, previous: null, vat: 'UNKNOWN', incorporated: '2026-02-02', creditLimit: 5_000, employees: 4,
-    website: 'https://newleaf-robotics.example', address: addr('Bristol Robotics Hub, 1 Temple Way', 'Bristol', 'Bristol', 'BS1 6QA'),
+    registrationNumber: '16012345',
+    name: 'NEWLEAF ROBOTICS LTD',
+    type: 'STARTUP',
+    sector: 'IT_RELATED',
+    score: 58,
+    previous: null,
+    vat: 'UNKNOWN',
+    incorporated: '2026-02-02',
+    creditLimit: 5_000,
+    employees: 4,
+    website: 'https://newleaf-robotics.example',
+    address: addr('Bristol Robotics Hub, 1 Temple Way', 'Bristol', 'Bristol', 'BS1 6QA'),
   }),
   fixed({
-    registrationNumber: 'ST000001', name: 'BRAMBLE & CO CAFE', type: 'SOLE_TRADER', sector: 'HOTELS_HOUSE',
-    score: 12, previous: null, vat: 'NOT_REGISTERED', incorporated: '2019-05-01', creditLimit: 500, employees: 3,
-    website: null, address: addr('41 Surrey Street', 'Croydon', 'Greater London', 'CR0 1RG'),
+    registrationNumber: 'ST000001',
+    name: 'BRAMBLE & CO CAFE',
+    type: 'SOLE_TRADER',
+    sector: 'HOTELS_HOUSE',
+    score: 12,
+    previous: null,
+    vat: 'NOT_REGISTERED',
+    incorporated: '2019-05-01',
+    creditLimit: 500,
+    employees: 3,
+    website: null,
+    address: addr('41 Surrey Street', 'Croydon', 'Greater London', 'CR0 1RG'),
     notices: [1, 950, 0, 0],
   }),
   fixed({
-    registrationNumber: '04512398', name: 'OLD MILL BAKERY LIMITED', type: 'LIMITED_COMPANY', sector: 'RETAIL',
-    score: 0, previous: 20, status: 'DISSOLVED', vat: 'NOT_REGISTERED', incorporated: '2002-07-30', creditLimit: 0, employees: 0,
-    website: null, address: addr('2 Timberhill', 'Norwich', 'Norfolk', 'NR1 3JZ'),
+    registrationNumber: '04512398',
+    name: 'OLD MILL BAKERY LIMITED',
+    type: 'LIMITED_COMPANY',
+    sector: 'RETAIL',
+    score: 0,
+    previous: 20,
+    status: 'DISSOLVED',
+    vat: 'NOT_REGISTERED',
+    incorporated: '2002-07-30',
+    creditLimit: 0,
+    employees: 0,
+    website: null,
+    address: addr('2 Timberhill', 'Norwich', 'Norfolk', 'NR1 3JZ'),
     notices: [3, 21_400, 1, 5_000],
   }),
   fixed({
-    countryCode: 'ZA', registrationNumber: '2015/123456/07', name: 'UBUNTU FRESH PRODUCE (PTY) LTD', type: 'LIMITED_COMPANY',
-    sector: 'AGRICULTURE', score: 77, previous: null, vat: 'REGISTERED', incorporated: '2015-03-09', creditLimit: 850_000,
-    employees: 56, website: 'https://ubuntu-fresh.example', address: addr('18 Rissik Street', 'Johannesburg', 'Gauteng', '2001'),
+    countryCode: 'ZA',
+    registrationNumber: '2015/123456/07',
+    name: 'UBUNTU FRESH PRODUCE (PTY) LTD',
+    type: 'LIMITED_COMPANY',
+    sector: 'AGRICULTURE',
+    score: 77,
+    previous: null,
+    vat: 'REGISTERED',
+    incorporated: '2015-03-09',
+    creditLimit: 850_000,
+    employees: 56,
+    website: 'https://ubuntu-fresh.example',
+    address: addr('18 Rissik Street', 'Johannesburg', 'Gauteng', '2001'),
   }),
 ];
 
@@ -214,19 +328,108 @@ export const FIXED_COMPANIES: readonly DemoCompany[] = [
 
 /** 64 words (2^6). */
 const FIRST_WORDS = [
-  'ALBION', 'ASHFORD', 'BEACON', 'BLACKTHORN', 'BRAMBLEWOOD', 'BRUNEL', 'CALEDON', 'CASTLEGATE', 'CEDAR', 'CLYDE',
-  'COPPER', 'COTSWOLD', 'CROWN', 'DALESWAY', 'DERWENT', 'EDEN', 'ELMFIELD', 'FENWICK', 'FOXHALL', 'GRANITE',
-  'GREYFRIARS', 'HADRIAN', 'HARBOUR', 'HAWTHORN', 'HERON', 'HIGHCLERE', 'IVYBRIDGE', 'KESTREL', 'KINGSWAY', 'LAKELAND',
-  'LARKSPUR', 'LINDEN', 'MALVERN', 'MAPLE', 'MERCIA', 'MERIDIAN', 'NORTHGATE', 'OAKWOOD', 'ORCHARD', 'PEVERIL',
-  'PORTLAND', 'QUAYSIDE', 'RAVENSCROFT', 'REDBROOK', 'RIVERSIDE', 'ROWAN', 'SAXON', 'SEVERN', 'SHERWOOD', 'SILVERDALE',
-  'SOLENT', 'SUMMIT', 'TAMAR', 'THAMES', 'THISTLE', 'TRENTHAM', 'TUDOR', 'TYNESIDE', 'WESSEX', 'WESTBURY',
-  'WILLOW', 'WINDMILL', 'WOLDS', 'YEWTREE',
+  'ALBION',
+  'ASHFORD',
+  'BEACON',
+  'BLACKTHORN',
+  'BRAMBLEWOOD',
+  'BRUNEL',
+  'CALEDON',
+  'CASTLEGATE',
+  'CEDAR',
+  'CLYDE',
+  'COPPER',
+  'COTSWOLD',
+  'CROWN',
+  'DALESWAY',
+  'DERWENT',
+  'EDEN',
+  'ELMFIELD',
+  'FENWICK',
+  'FOXHALL',
+  'GRANITE',
+  'GREYFRIARS',
+  'HADRIAN',
+  'HARBOUR',
+  'HAWTHORN',
+  'HERON',
+  'HIGHCLERE',
+  'IVYBRIDGE',
+  'KESTREL',
+  'KINGSWAY',
+  'LAKELAND',
+  'LARKSPUR',
+  'LINDEN',
+  'MALVERN',
+  'MAPLE',
+  'MERCIA',
+  'MERIDIAN',
+  'NORTHGATE',
+  'OAKWOOD',
+  'ORCHARD',
+  'PEVERIL',
+  'PORTLAND',
+  'QUAYSIDE',
+  'RAVENSCROFT',
+  'REDBROOK',
+  'RIVERSIDE',
+  'ROWAN',
+  'SAXON',
+  'SEVERN',
+  'SHERWOOD',
+  'SILVERDALE',
+  'SOLENT',
+  'SUMMIT',
+  'TAMAR',
+  'THAMES',
+  'THISTLE',
+  'TRENTHAM',
+  'TUDOR',
+  'TYNESIDE',
+  'WESSEX',
+  'WESTBURY',
+  'WILLOW',
+  'WINDMILL',
+  'WOLDS',
+  'YEWTREE',
 ] as const;
 /** 35 words (5 x 7). */
 const SECOND_WORDS = [
-  'BRIDGE', 'VALLEY', 'PARK', 'VALE', 'GREEN', 'HILL', 'MOOR', 'FIELD', 'GATE', 'CROSS', 'MILL', 'BROOK', 'FORD', 'LANE',
-  'COURT', 'HOUSE', 'POINT', 'STREET', 'ROW', 'SQUARE', 'WHARF', 'DOCK', 'FORGE', 'WORKS', 'YARD', 'HEATH', 'RIDGE',
-  'MEADOW', 'GROVE', 'CLIFF', 'BAY', 'EDGE', 'HALL', 'MANOR', 'COMMON',
+  'BRIDGE',
+  'VALLEY',
+  'PARK',
+  'VALE',
+  'GREEN',
+  'HILL',
+  'MOOR',
+  'FIELD',
+  'GATE',
+  'CROSS',
+  'MILL',
+  'BROOK',
+  'FORD',
+  'LANE',
+  'COURT',
+  'HOUSE',
+  'POINT',
+  'STREET',
+  'ROW',
+  'SQUARE',
+  'WHARF',
+  'DOCK',
+  'FORGE',
+  'WORKS',
+  'YARD',
+  'HEATH',
+  'RIDGE',
+  'MEADOW',
+  'GROVE',
+  'CLIFF',
+  'BAY',
+  'EDGE',
+  'HALL',
+  'MANOR',
+  'COMMON',
 ] as const;
 /** Three trades per sector: 81 (3^4) trades; any 81 consecutive generated companies cover every sector. */
 const TRADES: Record<Sector, readonly [string, string, string]> = {
@@ -274,35 +477,84 @@ export const UNIQUE_NAME_CAPACITY = NA * NB * NT;
 
 type Place = readonly [town: string, outward: string, province: string];
 const ENGLAND_WALES: readonly Place[] = [
-  ['Sheffield', 'S1', 'South Yorkshire'], ['Leeds', 'LS1', 'West Yorkshire'], ['Harrogate', 'HG1', 'North Yorkshire'],
-  ['York', 'YO1', 'North Yorkshire'], ['Kendal', 'LA9', 'Cumbria'], ['Carlisle', 'CA1', 'Cumbria'],
-  ['Newcastle upon Tyne', 'NE1', 'Tyne and Wear'], ['Durham', 'DH1', 'County Durham'], ['Manchester', 'M1', 'Greater Manchester'],
-  ['Stockport', 'SK1', 'Greater Manchester'], ['Liverpool', 'L1', 'Merseyside'], ['Chester', 'CH1', 'Cheshire'],
-  ['Birmingham', 'B1', 'West Midlands'], ['Coventry', 'CV1', 'West Midlands'], ['Leicester', 'LE1', 'Leicestershire'],
-  ['Nottingham', 'NG1', 'Nottinghamshire'], ['Derby', 'DE1', 'Derbyshire'], ['Lincoln', 'LN1', 'Lincolnshire'],
-  ['Norwich', 'NR1', 'Norfolk'], ['Ipswich', 'IP1', 'Suffolk'], ['Cambridge', 'CB1', 'Cambridgeshire'],
-  ['Oxford', 'OX1', 'Oxfordshire'], ['Reading', 'RG1', 'Berkshire'], ['Luton', 'LU1', 'Bedfordshire'],
-  ['London', 'EC2A', 'Greater London'], ['London', 'SE1', 'Greater London'], ['Croydon', 'CR0', 'Greater London'],
-  ['Brighton', 'BN1', 'East Sussex'], ['Southampton', 'SO14', 'Hampshire'], ['Bristol', 'BS1', 'Bristol'],
-  ['Thornbury', 'BS35', 'Gloucestershire'], ['Exeter', 'EX1', 'Devon'], ['Plymouth', 'PL1', 'Devon'],
-  ['Truro', 'TR1', 'Cornwall'], ['Cardiff', 'CF10', 'South Glamorgan'], ['Swansea', 'SA1', 'West Glamorgan'],
-  ['Wrexham', 'LL11', 'Clwyd'], ['Hull', 'HU1', 'East Riding of Yorkshire'], ['Milton Keynes', 'MK9', 'Buckinghamshire'],
+  ['Sheffield', 'S1', 'South Yorkshire'],
+  ['Leeds', 'LS1', 'West Yorkshire'],
+  ['Harrogate', 'HG1', 'North Yorkshire'],
+  ['York', 'YO1', 'North Yorkshire'],
+  ['Kendal', 'LA9', 'Cumbria'],
+  ['Carlisle', 'CA1', 'Cumbria'],
+  ['Newcastle upon Tyne', 'NE1', 'Tyne and Wear'],
+  ['Durham', 'DH1', 'County Durham'],
+  ['Manchester', 'M1', 'Greater Manchester'],
+  ['Stockport', 'SK1', 'Greater Manchester'],
+  ['Liverpool', 'L1', 'Merseyside'],
+  ['Chester', 'CH1', 'Cheshire'],
+  ['Birmingham', 'B1', 'West Midlands'],
+  ['Coventry', 'CV1', 'West Midlands'],
+  ['Leicester', 'LE1', 'Leicestershire'],
+  ['Nottingham', 'NG1', 'Nottinghamshire'],
+  ['Derby', 'DE1', 'Derbyshire'],
+  ['Lincoln', 'LN1', 'Lincolnshire'],
+  ['Norwich', 'NR1', 'Norfolk'],
+  ['Ipswich', 'IP1', 'Suffolk'],
+  ['Cambridge', 'CB1', 'Cambridgeshire'],
+  ['Oxford', 'OX1', 'Oxfordshire'],
+  ['Reading', 'RG1', 'Berkshire'],
+  ['Luton', 'LU1', 'Bedfordshire'],
+  ['London', 'EC2A', 'Greater London'],
+  ['London', 'SE1', 'Greater London'],
+  ['Croydon', 'CR0', 'Greater London'],
+  ['Brighton', 'BN1', 'East Sussex'],
+  ['Southampton', 'SO14', 'Hampshire'],
+  ['Bristol', 'BS1', 'Bristol'],
+  ['Thornbury', 'BS35', 'Gloucestershire'],
+  ['Exeter', 'EX1', 'Devon'],
+  ['Plymouth', 'PL1', 'Devon'],
+  ['Truro', 'TR1', 'Cornwall'],
+  ['Cardiff', 'CF10', 'South Glamorgan'],
+  ['Swansea', 'SA1', 'West Glamorgan'],
+  ['Wrexham', 'LL11', 'Clwyd'],
+  ['Hull', 'HU1', 'East Riding of Yorkshire'],
+  ['Milton Keynes', 'MK9', 'Buckinghamshire'],
 ];
 const SCOTLAND: readonly Place[] = [
-  ['Glasgow', 'G2', 'Lanarkshire'], ['Edinburgh', 'EH1', 'Midlothian'], ['Aberdeen', 'AB11', 'Aberdeenshire'],
-  ['Dundee', 'DD1', 'Angus'], ['Inverness', 'IV1', 'Highland'], ['Stirling', 'FK8', 'Stirlingshire'],
+  ['Glasgow', 'G2', 'Lanarkshire'],
+  ['Edinburgh', 'EH1', 'Midlothian'],
+  ['Aberdeen', 'AB11', 'Aberdeenshire'],
+  ['Dundee', 'DD1', 'Angus'],
+  ['Inverness', 'IV1', 'Highland'],
+  ['Stirling', 'FK8', 'Stirlingshire'],
 ];
 const NORTHERN_IRELAND: readonly Place[] = [
-  ['Belfast', 'BT1', 'County Antrim'], ['Derry', 'BT48', 'County Londonderry'], ['Newry', 'BT34', 'County Down'],
+  ['Belfast', 'BT1', 'County Antrim'],
+  ['Derry', 'BT48', 'County Londonderry'],
+  ['Newry', 'BT34', 'County Down'],
   ['Lisburn', 'BT28', 'County Antrim'],
 ];
 const SOUTH_AFRICA: readonly Place[] = [
-  ['Johannesburg', '2001', 'Gauteng'], ['Cape Town', '8001', 'Western Cape'], ['Durban', '4001', 'KwaZulu-Natal'],
-  ['Pretoria', '0002', 'Gauteng'], ['Gqeberha', '6001', 'Eastern Cape'],
+  ['Johannesburg', '2001', 'Gauteng'],
+  ['Cape Town', '8001', 'Western Cape'],
+  ['Durban', '4001', 'KwaZulu-Natal'],
+  ['Pretoria', '0002', 'Gauteng'],
+  ['Gqeberha', '6001', 'Eastern Cape'],
 ];
 const STREETS = [
-  'High Street', 'Station Road', 'Mill Lane', 'Church Street', 'Victoria Road', 'Market Place', 'Park Road', 'King Street',
-  'Queen Street', 'London Road', 'Bridge Street', 'North Street', 'Castle Street', 'Albert Road', 'New Road', 'Commercial Road',
+  'High Street',
+  'Station Road',
+  'Mill Lane',
+  'Church Street',
+  'Victoria Road',
+  'Market Place',
+  'Park Road',
+  'King Street',
+  'Queen Street',
+  'London Road',
+  'Bridge Street',
+  'North Street',
+  'Castle Street',
+  'Albert Road',
+  'New Road',
+  'Commercial Road',
 ] as const;
 const ZA_STREETS = ['Main Road', 'Church Street', 'Long Street', 'Jan Smuts Avenue', 'Voortrekker Road', 'Oxford Road'] as const;
 const UNITS = ['Unit 2', 'Unit 5', 'Unit 12', 'Suite 3', 'First Floor', 'The Old Forge', 'Enterprise House'] as const;
@@ -313,7 +565,12 @@ const INWARD_LETTERS = 'ABDEFGHJLNPQRSTUWXYZ';
 
 /** Grade bands of spec 2.1 with a life-like spread (most companies C/D). Weights sum to 98; 2% are dissolved (G). */
 const BANDS: ReadonlyArray<readonly [min: number, max: number, weight: number]> = [
-  [91, 100, 10], [81, 90, 15], [51, 80, 33], [26, 50, 22], [16, 25, 10], [2, 15, 8],
+  [91, 100, 10],
+  [81, 90, 15],
+  [51, 80, 33],
+  [26, 50, 22],
+  [16, 25, 10],
+  [2, 15, 8],
 ];
 const DISSOLVED_PERCENT = 2;
 const STREAM_SEED = 20_261_121;
@@ -351,7 +608,11 @@ function daysBefore(date: Date, days: number): Date {
 }
 
 function titleSlug(s: string): string {
-  return s.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return s
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** Generated company number `i` (0-based, after the fixed ones). Random access: depends on i only. */
@@ -402,24 +663,32 @@ export function generatedCompany(i: number): DemoCompany {
   const dissolved = rnd.int(1, 100) <= DISSOLVED_PERCENT;
   const liveScore = pickScore(rnd);
   const scoreValue = dissolved ? 0 : liveScore;
-  const previousScoreValue = dissolved
-    ? rnd.int(2, 25)
-    : rnd.chance(0.35) ? Math.max(2, Math.min(100, liveScore + rnd.int(-18, 18))) : null;
+  const previousScoreValue = dissolved ? rnd.int(2, 25) : rnd.chance(0.35) ? Math.max(2, Math.min(100, liveScore + rnd.int(-18, 18))) : null;
 
-  const incorporatedAt = type === 'STARTUP'
-    ? daysBefore(SCORE_ASSESSED_AT, rnd.int(30, 540))
-    : new Date(Date.UTC(rnd.int(1978, 2024), rnd.int(0, 11), rnd.int(1, 28)));
-  const employeesNumber = dissolved ? 0
-    : type === 'SOLE_TRADER' ? rnd.int(1, 4)
-    : type === 'STARTUP' ? rnd.int(1, 12)
-    : Math.round(2 * Math.pow(125, rnd.next())) + rnd.int(0, 3); // 2 .. ~250, most small
-  const vatStatus: VatStatus = dissolved ? 'NOT_REGISTERED'
-    : employeesNumber >= 5 ? (rnd.chance(0.9) ? 'REGISTERED' : 'UNKNOWN')
-    : rnd.pick(['REGISTERED', 'NOT_REGISTERED', 'NOT_REGISTERED', 'UNKNOWN'] as const);
+  const incorporatedAt =
+    type === 'STARTUP' ? daysBefore(SCORE_ASSESSED_AT, rnd.int(30, 540)) : new Date(Date.UTC(rnd.int(1978, 2024), rnd.int(0, 11), rnd.int(1, 28)));
+  const employeesNumber = dissolved
+    ? 0
+    : type === 'SOLE_TRADER'
+      ? rnd.int(1, 4)
+      : type === 'STARTUP'
+        ? rnd.int(1, 12)
+        : Math.round(2 * Math.pow(125, rnd.next())) + rnd.int(0, 3); // 2 .. ~250, most small
+  const vatStatus: VatStatus = dissolved
+    ? 'NOT_REGISTERED'
+    : employeesNumber >= 5
+      ? rnd.chance(0.9)
+        ? 'REGISTERED'
+        : 'UNKNOWN'
+      : rnd.pick(['REGISTERED', 'NOT_REGISTERED', 'NOT_REGISTERED', 'UNKNOWN'] as const);
   const currency = za ? 'ZAR' : 'GBP';
   const fx = za ? 20 : 1;
-  const creditLimitValue = dissolved || scoreValue < 16 ? (dissolved ? 0 : 250 * rnd.int(1, 4))
-    : Math.round(((employeesNumber * 900 + scoreValue * 350) * (0.5 + rnd.next()) * fx) / 100) * 100;
+  const creditLimitValue =
+    dissolved || scoreValue < 16
+      ? dissolved
+        ? 0
+        : 250 * rnd.int(1, 4)
+      : Math.round(((employeesNumber * 900 + scoreValue * 350) * (0.5 + rnd.next()) * fx) / 100) * 100;
   const companyNoticesCount = scoreValue < 26 ? rnd.int(1, 4) : rnd.chance(0.06) ? 1 : 0;
   const directorsNoticesCount = scoreValue < 16 ? rnd.int(0, 2) : rnd.chance(0.02) ? 1 : 0;
 

@@ -41,10 +41,7 @@ export const DEMO_CREDENTIALS = {
 const DEMO_ENVIRONMENT = 'demo';
 
 /** Creates the demo identities that do not exist yet; returns the emails created and skipped. */
-export async function seedDemoIdentities(
-  prisma: PrismaClient,
-  log: (msg: string) => void = () => {},
-): Promise<{ created: string[]; skipped: string[] }> {
+export async function seedDemoIdentities(prisma: PrismaClient, log: (msg: string) => void = () => {}): Promise<{ created: string[]; skipped: string[] }> {
   const identities = Object.values(DEMO_CREDENTIALS);
   // Each is independent, and password hashing (argon2) runs on libuv's threads: in parallel, a first
   // start waits for about one hash instead of five.

@@ -114,10 +114,7 @@ export async function insertCompanies(
 }
 
 /** Inserts the demo lenders and their products (skipping existing ones). Returns rows inserted. */
-export async function insertDemoLenders(
-  prisma: PrismaClient,
-  log: (msg: string) => void = () => {},
-): Promise<{ lenders: number; products: number }> {
+export async function insertDemoLenders(prisma: PrismaClient, log: (msg: string) => void = () => {}): Promise<{ lenders: number; products: number }> {
   const catalogue = demoLenders();
   const lenders = await prisma.lender.createMany({
     data: catalogue.map(({ products: _products, requiredFields, ...lender }) => ({

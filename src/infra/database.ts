@@ -62,7 +62,9 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.log ?? (() => {});
-  const embedded = options.databaseUrl ? undefined : await (options.embeddedServer ?? openEmbeddedServer(options.dataDir, { role: options.embeddedRole ?? 'server', log }));
+  const embedded = options.databaseUrl
+    ? undefined
+    : await (options.embeddedServer ?? openEmbeddedServer(options.dataDir, { role: options.embeddedRole ?? 'server', log }));
   const connectionString = options.databaseUrl ?? embedded!.url();
   try {
     if (options.migrate !== false) await applyMigrations(connectionString, log);

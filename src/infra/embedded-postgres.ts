@@ -156,7 +156,13 @@ export async function bootEmbeddedServer(dataDir: string, options: EmbeddedServe
   const spawned = new Promise<void>((resolve) => (booting = resolve));
   const opened = openEmbeddedServer(dataDir, { ...options, onBooting: booting });
   // A failure before the spawn ends the wait; it is the caller's to handle, through `opened`.
-  await Promise.race([spawned, opened.then(() => {}, () => {})]);
+  await Promise.race([
+    spawned,
+    opened.then(
+      () => {},
+      () => {},
+    ),
+  ]);
   return { opened };
 }
 
@@ -375,7 +381,19 @@ async function initialise(dir: string, user: ServerUser, log: (msg: string) => v
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
         initdb,
-        ['-D', scratch, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+        [
+          '-D',
+          scratch,
+          '-U',
+          'postgres',
+          '--auth=scram-sha-256',
+          `--pwfile=${pwfile}`,
+          '-E',
+          'UTF8',
+          '--locale=C',
+          '--locale-provider=builtin',
+          '--builtin-locale=C.UTF-8',
+        ],
         { ...user, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
       );
       let stderr = '';
@@ -401,7 +419,13 @@ const RESTART_FIRST_PAUSE_MS = 200;
 const RESTART_MAX_PAUSE_MS = 5_000;
 
 /** Starts the postmaster on a free port, or on `fixedPort` (a restart: the clients' connection strings name it). */
-async function start(paths: ReturnType<typeof files>, user: ServerUser, durable: boolean, onBooting?: () => void, fixedPort?: number): Promise<{ child: ChildProcess; port: number }> {
+async function start(
+  paths: ReturnType<typeof files>,
+  user: ServerUser,
+  durable: boolean,
+  onBooting?: () => void,
+  fixedPort?: number,
+): Promise<{ child: ChildProcess; port: number }> {
   const { postgres } = await binaries();
   const settings = [
     'listen_addresses=127.0.0.1',
@@ -459,10 +483,12 @@ async function stopAbandonedPostmaster(pgdata: string, log: (msg: string) => voi
 
 /** Fast shutdown (SIGINT: roll back sessions, checkpoint, exit); immediate (SIGQUIT), then SIGKILL, if it hangs. */
 async function stopPostmaster(pid: number, child?: ChildProcess): Promise<void> {
-  const gone = child
-    ? () => child.exitCode !== null || child.signalCode !== null
-    : () => !pidAlive(pid);
-  for (const [signal, waitMs] of [['SIGINT', 30_000], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]] as const) {
+  const gone = child ? () => child.exitCode !== null || child.signalCode !== null : () => !pidAlive(pid);
+  for (const [signal, waitMs] of [
+    ['SIGINT', 30_000],
+    ['SIGQUIT', 5_000],
+    ['SIGKILL', 5_000],
+  ] as const) {
     if (gone()) return;
     try {
       process.kill(pid, signal);

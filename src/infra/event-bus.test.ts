@@ -47,10 +47,13 @@ describe.skipIf(!redisServerInstalled())('the event bus through a Redis outage',
     let caughtUp = 0;
     there.bus.afterReconnect!(() => caughtUp++);
     // Across processes while Redis answers.
-    await vi.waitFor(async () => {
-      publish(here.bus, channel, 'event 0');
-      expect(heardThere).toContain('event 0');
-    }, { timeout: 10_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        publish(here.bus, channel, 'event 0');
+        expect(heardThere).toContain('event 0');
+      },
+      { timeout: 10_000, interval: 200 },
+    );
     expect([await here.ping(), await there.ping()]).toEqual(['ready', 'ready']);
 
     await redis.stop();
@@ -62,7 +65,9 @@ describe.skipIf(!redisServerInstalled())('the event bus through a Redis outage',
     publish(here.bus, channel, 'event 1');
     await vi.waitFor(() => expect(heardHere).toContain('event 1'), { timeout: 5_000 });
     expect(heardThere).not.toContain('event 1');
-    expect(logs.lines.filter((l) => l.msg === 'cross-process events degraded: Redis unreachable; events published here reach this process only')).toHaveLength(1);
+    expect(logs.lines.filter((l) => l.msg === 'cross-process events degraded: Redis unreachable; events published here reach this process only')).toHaveLength(
+      1,
+    );
     expect(caughtUp).toBe(0);
 
     await redis.start();
@@ -70,10 +75,13 @@ describe.skipIf(!redisServerInstalled())('the event bus through a Redis outage',
     await vi.waitFor(() => expect(caughtUp).toBe(1), { timeout: 10_000 });
     expect(logs.lines.some((l) => l.msg === 'cross-process events restored; catching up on what was missed')).toBe(true);
     // The subscriptions made before the outage are made again: events cross processes as before.
-    await vi.waitFor(async () => {
-      publish(here.bus, channel, 'event 2');
-      expect(heardThere).toContain('event 2');
-    }, { timeout: 10_000, interval: 200 });
+    await vi.waitFor(
+      async () => {
+        publish(here.bus, channel, 'event 2');
+        expect(heardThere).toContain('event 2');
+      },
+      { timeout: 10_000, interval: 200 },
+    );
     expect(heardThere).not.toContain('event 1');
   }, 60_000);
 });

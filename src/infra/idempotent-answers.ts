@@ -34,7 +34,9 @@ const IdempotencyKey = z
   .min(1, 'must not be empty')
   .max(255, 'must be at most 255 characters')
   .optional()
-  .describe(`Any unique string (e.g. a UUID): a repeat of the same request with the same key answers the first answer again and changes nothing, for ${IDEMPOTENCY_KEY_TTL_HOURS} hours; the key with another request is a 422`);
+  .describe(
+    `Any unique string (e.g. a UUID): a repeat of the same request with the same key answers the first answer again and changes nothing, for ${IDEMPOTENCY_KEY_TTL_HOURS} hours; the key with another request is a 422`,
+  );
 
 /** The Idempotency-Key header as a REST row declares it (OpenAPI), keys kept per `whose` (a lender, an account). */
 export function idempotencyKeyHeader(whose: string) {
@@ -61,7 +63,10 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
-const fingerprint = ({ operation, target, body }: IdempotentRequest) => createHash('sha256').update(JSON.stringify([operation, target, body])).digest('hex');
+const fingerprint = ({ operation, target, body }: IdempotentRequest) =>
+  createHash('sha256')
+    .update(JSON.stringify([operation, target, body]))
+    .digest('hex');
 
 /**
  * `answer()` once per owner and key: its result is kept and returned for a repeat of the same
@@ -77,13 +82,15 @@ export async function answerOnce<Kept extends Prisma.InputJsonValue, Answer>(
   replay: (kept: Kept) => Answer,
 ): Promise<Answer> {
   const parsed = IdempotencyKey.safeParse(rawKey ?? undefined);
-  if (!parsed.success) throw AppError.badRequest('The Idempotency-Key header is invalid', [{ pointer: 'header:Idempotency-Key', message: parsed.error.issues[0]!.message }]);
+  if (!parsed.success)
+    throw AppError.badRequest('The Idempotency-Key header is invalid', [{ pointer: 'header:Idempotency-Key', message: parsed.error.issues[0]!.message }]);
   const key = parsed.data;
   if (key === undefined) return (await answer()).answer;
   const [column, owner] = 'lenderId' in request.owner ? (['lenderId', request.owner.lenderId] as const) : (['accountId', request.owner.accountId] as const);
   const requestHash = fingerprint(request);
   const records = readsOf(ctx.db);
-  const mine = () => records.selectFrom('idempotency_record').where(column, '=', owner).where('key', '=', key).select(['requestHash', 'responseBody']).executeTakeFirst();
+  const mine = () =>
+    records.selectFrom('idempotency_record').where(column, '=', owner).where('key', '=', key).select(['requestHash', 'responseBody']).executeTakeFirst();
   const waitUntil = Date.now() + CONCURRENT_WAIT_MS;
   for (;;) {
     const now = ctx.clock.now();
@@ -91,18 +98,34 @@ export async function answerOnce<Kept extends Prisma.InputJsonValue, Answer>(
     await records
       .deleteFrom('idempotency_record')
       .where(column, '=', owner)
-      .where((eb) => eb.or([eb('expiresAt', '<', at(now)), eb.and([eb('key', '=', key), eb('responseStatus', 'is', null), eb('createdAt', '<', at(new Date(now.getTime() - ABANDONED_AFTER_MS)))])]))
+      .where((eb) =>
+        eb.or([
+          eb('expiresAt', '<', at(now)),
+          eb.and([eb('key', '=', key), eb('responseStatus', 'is', null), eb('createdAt', '<', at(new Date(now.getTime() - ABANDONED_AFTER_MS)))]),
+        ]),
+      )
       .execute();
     const claimed = await records
       .insertInto('idempotency_record')
-      .values({ id: randomUUID(), [column]: owner, key, requestHash, createdAt: utc(now), expiresAt: utc(new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_HOURS * 3600_000)) })
+      .values({
+        id: randomUUID(),
+        [column]: owner,
+        key,
+        requestHash,
+        createdAt: utc(now),
+        expiresAt: utc(new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_HOURS * 3600_000)),
+      })
       .onConflict((conflict) => conflict.columns([column, 'key']).doNothing())
       .returning('id')
       .executeTakeFirst();
     if (claimed) {
       try {
         const { kept, answer: result } = await answer();
-        await records.updateTable('idempotency_record').set({ responseStatus: 200, responseBody: JSON.stringify(kept) }).where('id', '=', claimed.id).execute();
+        await records
+          .updateTable('idempotency_record')
+          .set({ responseStatus: 200, responseBody: JSON.stringify(kept) })
+          .where('id', '=', claimed.id)
+          .execute();
         return result;
       } catch (err) {
         await records.deleteFrom('idempotency_record').where('id', '=', claimed.id).execute();
@@ -118,7 +141,10 @@ export async function answerOnce<Kept extends Prisma.InputJsonValue, Answer>(
       ]);
     }
     if (record.responseBody !== null) return replay(record.responseBody as Kept);
-    if (Date.now() >= waitUntil) throw AppError.conflict('The request first sent with this Idempotency-Key is still being answered; retry shortly', [{ pointer: POINTER, message: 'in use' }]);
+    if (Date.now() >= waitUntil)
+      throw AppError.conflict('The request first sent with this Idempotency-Key is still being answered; retry shortly', [
+        { pointer: POINTER, message: 'in use' },
+      ]);
     await new Promise((resolve) => setTimeout(resolve, CONCURRENT_POLL_MS));
   }
 }

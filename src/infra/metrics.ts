@@ -198,7 +198,11 @@ let observed: ObservedDatabase | undefined;
  * given by the module that owns it: infra imports no module) from the database, and the pg pool's
  * connections and size, of the database this process opened last.
  */
-export function instrumentDatabase(db: Db, pool: pg.Pool, options: Pick<ObservedDatabase, 'reviewQueue' | 'deliveryBacklog'> & { poolSize?: number } = {}): void {
+export function instrumentDatabase(
+  db: Db,
+  pool: pg.Pool,
+  options: Pick<ObservedDatabase, 'reviewQueue' | 'deliveryBacklog'> & { poolSize?: number } = {},
+): void {
   const registered = observed !== undefined;
   observed = { db, pool, poolSize: options.poolSize ?? pool.options.max ?? 10, reviewQueue: options.reviewQueue, deliveryBacklog: options.deliveryBacklog };
   if (registered) return;
@@ -216,7 +220,11 @@ export function instrumentDatabase(db: Db, pool: pg.Pool, options: Pick<Observed
     help: 'Age of the oldest webhook delivery not yet delivered nor dead (0 when none)',
     registers: [metricsRegistry],
     async collect() {
-      const oldest = await current().db.webhookDelivery.findFirst({ where: { status: { in: ['PENDING', 'FAILED'] } }, orderBy: { createdAt: 'asc' }, select: { createdAt: true } });
+      const oldest = await current().db.webhookDelivery.findFirst({
+        where: { status: { in: ['PENDING', 'FAILED'] } },
+        orderBy: { createdAt: 'asc' },
+        select: { createdAt: true },
+      });
       this.set(oldest ? (Date.now() - oldest.createdAt.getTime()) / 1000 : 0);
     },
   });

@@ -113,7 +113,10 @@ export function constraintError(err: unknown): AppError | null {
     case 'foreignKey':
       return AppError.conflict('The change refers to a record that does not exist, or removes one that is still referred to');
     case 'notNull':
-      return AppError.badRequest('A required value is missing', failure.fields.map((f) => ({ pointer: `/${f}`, message: 'is required' })));
+      return AppError.badRequest(
+        'A required value is missing',
+        failure.fields.map((f) => ({ pointer: `/${f}`, message: 'is required' })),
+      );
     case 'invalidValue':
       return AppError.badRequest('A value is too long or out of range for what can be stored');
     case 'check':
@@ -140,7 +143,8 @@ const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE',
 /** The driver adapter's kinds for the same. */
 const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 /** pg's messages for a connection lost mid-query or a pool that could not connect in time (they carry no code). */
-const UNAVAILABLE_MESSAGE = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable/;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable/;
 
 /**
  * Whether a failure is the database being unreachable (restarting, failing over, refusing
@@ -173,5 +177,7 @@ export function databaseError(err: unknown): AppError | null {
   const constraint = constraintError(err);
   if (constraint) return constraint;
   if (!isDatabaseUnavailable(err)) return null;
-  return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable for a moment; nothing was changed, retry', [], { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+  return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable for a moment; nothing was changed, retry', [], {
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+  });
 }

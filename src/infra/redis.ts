@@ -59,7 +59,10 @@ let fallbackLogger: Logger | undefined;
 const defaultLogger = () => (fallbackLogger ??= createLogger('warn', 'funding-gateway:redis'));
 
 /** The connection options a command connection may set. */
-export type CommandConnectionOptions = Pick<RedisOptions, 'maxRetriesPerRequest' | 'enableAutoPipelining' | 'enableOfflineQueue' | 'connectTimeout' | 'commandTimeout' | 'retryStrategy'>;
+export type CommandConnectionOptions = Pick<
+  RedisOptions,
+  'maxRetriesPerRequest' | 'enableAutoPipelining' | 'enableOfflineQueue' | 'connectTimeout' | 'commandTimeout' | 'retryStrategy'
+>;
 
 /**
  * A command connection whose commands never wait for an unreachable Redis (see the top of the file):
@@ -95,7 +98,13 @@ export function redisOfConfig(
  * without a command timeout: no request waits on anything it sends.
  */
 export function subscriberOf(redis: Redis, role: string): Redis {
-  const subscriber = redis.duplicate({ enableReadyCheck: false, disableClientInfo: true, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
+  const subscriber = redis.duplicate({
+    enableReadyCheck: false,
+    disableClientInfo: true,
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: null,
+    commandTimeout: undefined,
+  });
   return watched(subscriber, loggerOf(redis), role);
 }
 
@@ -125,13 +134,7 @@ export function publishOn(redis: Redis, channel: string, message: string): Promi
  * cache's expiry) covers what is missed. `onReconnect` is called each time the connection is ready
  * again after it was lost: what was published meanwhile was not heard, and the caller catches up.
  */
-export function listenOn(
-  redis: Redis,
-  channel: string,
-  role: string,
-  onMessage: (message: string) => void,
-  onReconnect?: () => void,
-): { close(): void } {
+export function listenOn(redis: Redis, channel: string, role: string, onMessage: (message: string) => void, onReconnect?: () => void): { close(): void } {
   const listener = subscriberOf(redis, role);
   const name = channelName(redis, channel);
   listener.on('message', (heard: string, message: string) => {

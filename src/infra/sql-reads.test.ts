@@ -28,7 +28,12 @@ describe('typed SQL reads', () => {
       reads.selectFrom('tenant').select(['id', 'referenceId']).where('environment', '=', environment).orderBy('id').limit(5).execute();
     const first = await tenantsOf('demo');
     await tenantsOf('production');
-    const expected = await database.prisma.tenant.findMany({ where: { environment: 'demo' }, select: { id: true, referenceId: true }, orderBy: { id: 'asc' }, take: 5 });
+    const expected = await database.prisma.tenant.findMany({
+      where: { environment: 'demo' },
+      select: { id: true, referenceId: true },
+      orderBy: { id: 'asc' },
+      take: 5,
+    });
     expect(first).toEqual(expected);
 
     const { rows } = await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(reads);

@@ -33,7 +33,9 @@ describe('loadSubgraphSecret', () => {
   it('in production, reads SUBGRAPH_SECRET_FILE and generates nothing: without either it refuses to start, naming both', async () => {
     const dir = await freshDir();
     const file = path.join(dir, 'secret');
-    await expect(loadSubgraphSecret({ SUBGRAPH_SECRET_FILE: file, DATA_DIR: dir, DEPLOY_ENV: 'production' })).rejects.toThrow(/SUBGRAPH_SECRET is unset and its file .*secret does not exist/);
+    await expect(loadSubgraphSecret({ SUBGRAPH_SECRET_FILE: file, DATA_DIR: dir, DEPLOY_ENV: 'production' })).rejects.toThrow(
+      /SUBGRAPH_SECRET is unset and its file .*secret does not exist/,
+    );
     await writeFile(file, `${'b'.repeat(44)}\n`);
     expect(await loadSubgraphSecret({ SUBGRAPH_SECRET_FILE: file, DATA_DIR: dir, DEPLOY_ENV: 'production' })).toBe('b'.repeat(44));
     await writeFile(file, 'too-short\n');

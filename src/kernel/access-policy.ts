@@ -43,7 +43,12 @@ export const ACCESS_POLICY = {
     description: 'Create an API key of the account',
   },
   'apiKeys.list': { tokens: ['login'], scope: 'api_keys:read', description: "List the account's API keys (never their secrets)" },
-  'apiKeys.revoke': { tokens: ['login'], scope: 'api_keys:write', elevated: { scope: 'users:write', action: 'revoke a key another user created' }, description: 'Revoke an API key' },
+  'apiKeys.revoke': {
+    tokens: ['login'],
+    scope: 'api_keys:write',
+    elevated: { scope: 'users:write', action: 'revoke a key another user created' },
+    description: 'Revoke an API key',
+  },
   'apiKeys.rotate': {
     tokens: ['login'],
     scope: 'api_keys:write',
@@ -68,13 +73,26 @@ export const ACCESS_POLICY = {
   // An integrator account's webhooks and events: every platform user of the account reads them (the
   // role scope members hold), account admins change them and send deliveries again
   'webhookEndpoints.read': { tokens: ['login'], scope: 'users:read', description: "List the account's webhook endpoints (never their secrets)" },
-  'webhookEndpoints.manage': { tokens: ['login'], scope: 'users:write', description: "Create, change and delete the account's webhook endpoints (account admins)" },
-  'integratorEvents.read': { tokens: ['login'], scope: 'users:read', description: "Read the account's events (its clients' applications' status changes, offers and decisions) in order, from a cursor" },
-  'integratorDeliveries.read': { tokens: ['login'], scope: 'users:read', description: "List the webhook deliveries to the account's endpoints with what each sent and its attempts" },
+  'webhookEndpoints.manage': {
+    tokens: ['login'],
+    scope: 'users:write',
+    description: "Create, change and delete the account's webhook endpoints (account admins)",
+  },
+  'integratorEvents.read': {
+    tokens: ['login'],
+    scope: 'users:read',
+    description: "Read the account's events (its clients' applications' status changes, offers and decisions) in order, from a cursor",
+  },
+  'integratorDeliveries.read': {
+    tokens: ['login'],
+    scope: 'users:read',
+    description: "List the webhook deliveries to the account's endpoints with what each sent and its attempts",
+  },
   'integratorDeliveries.replay': {
     tokens: ['login'],
     scope: 'users:write',
-    description: "Send the deliveries to the account's endpoints again: one, every failed one, or those of a time range (account admins; bounded, rate-limited, audited)",
+    description:
+      "Send the deliveries to the account's endpoints again: one, every failed one, or those of a time range (account admins; bounded, rate-limited, audited)",
   },
 
   // Tenants (onboarding step 4): platform or master tokens, never tenant tokens (spec 5.4, 5.5)
@@ -99,7 +117,11 @@ export const ACCESS_POLICY = {
   'profiles.move': { tokens: ['marketplace_v1'], scope: 'profile:write', description: "Move a master key's profile to another key of the account" },
   'profiles.claim': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Become the owner of an anonymous profile (set-ownership)' },
   'cases.apply': { tokens: ['marketplace_v1'], scope: 'profile:write', description: 'Apply a profile to a non-funding case' },
-  'documents.write': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: 'profile:write', description: 'Attach documents to a visible profile, and list them' },
+  'documents.write': {
+    tokens: ['marketplace_v1', 'platform', 'tenant'],
+    scope: 'profile:write',
+    description: 'Attach documents to a visible profile, and list them',
+  },
   'profiles.read': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],
     scope: 'profile:read',
@@ -112,10 +134,18 @@ export const ACCESS_POLICY = {
     scope: ['questionnaire:read', 'profile:read'],
     description: 'Read questionnaires, their JSON schemas and a visible profile’s answers',
   },
-  'answers.write': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: ['questionnaire:write', 'profile:write'], description: 'Answer a questionnaire for a visible profile' },
+  'answers.write': {
+    tokens: ['marketplace_v1', 'platform', 'tenant'],
+    scope: ['questionnaire:write', 'profile:write'],
+    description: 'Answer a questionnaire for a visible profile',
+  },
 
   // Matching and applying
-  'funding.read': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: ['funding:read', 'profile:read'], description: "Match a visible profile with lender products" },
+  'funding.read': {
+    tokens: ['marketplace_v1', 'platform', 'tenant'],
+    scope: ['funding:read', 'profile:read'],
+    description: 'Match a visible profile with lender products',
+  },
 
   'funding.apply': { tokens: ['marketplace_v1'], scope: 'funding:write', description: 'Send up to 4 preferred lenders to the review queue' },
   'deliveries.manage': { tokens: ['login'], scope: 'staff', description: 'See webhook deliveries and send them again (staff)' },
@@ -162,7 +192,8 @@ export const ACCESS_POLICY = {
   'lenderApplications.list': { tokens: ['lender'], description: "List and read the calling lender's applications" },
   'applicationEvents.subscribe': {
     tokens: ['lender', 'platform', 'master', 'tenant', 'marketplace_v1', 'login'],
-    description: "Follow status and offer changes of the lender applications the caller sees (lender: its own; tenant token: its tenant's; integrator: its account's; staff: all)",
+    description:
+      "Follow status and offer changes of the lender applications the caller sees (lender: its own; tenant token: its tenant's; integrator: its account's; staff: all)",
   },
   'lenderApplications.decide': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],
@@ -202,18 +233,27 @@ export const ACCESS_POLICY = {
   },
   'insights.read': {
     tokens: ['login'],
-    description: "See the pipeline's numbers on the operations dashboard: applications by status over time, lenders' times to acknowledgement and offer (staff: all; other platform users: their account's)",
+    description:
+      "See the pipeline's numbers on the operations dashboard: applications by status over time, lenders' times to acknowledgement and offer (staff: all; other platform users: their account's)",
   },
 
   // Fields of GraphQL entities: decided on a parent the caller already sees (the parent came through a
   // public operation, or an entity reference, that established its visibility), by this row alone.
-  'Tenant.profile': { tokens: ['platform'], scope: 'profile:read', description: "Read the business profile of a tenant the caller sees (GraphQL Tenant.profile)" },
+  'Tenant.profile': {
+    tokens: ['platform'],
+    scope: 'profile:read',
+    description: 'Read the business profile of a tenant the caller sees (GraphQL Tenant.profile)',
+  },
   'Profile.documents': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],
     scope: 'profile:write',
     description: "List the documents of a profile the caller sees, with the documents list's scope (GraphQL Profile.documents)",
   },
-  'Profile.cases': { tokens: ['marketplace_v1', 'platform', 'tenant'], scope: 'profile:read', description: "Read the non-funding cases of a profile the caller sees (GraphQL Profile.cases)" },
+  'Profile.cases': {
+    tokens: ['marketplace_v1', 'platform', 'tenant'],
+    scope: 'profile:read',
+    description: 'Read the non-funding cases of a profile the caller sees (GraphQL Profile.cases)',
+  },
   'Profile.matches': {
     tokens: ['marketplace_v1', 'platform', 'tenant'],
     scope: ['funding:read', 'profile:read'],
@@ -222,7 +262,7 @@ export const ACCESS_POLICY = {
   'Profile.applications': {
     tokens: ['platform', 'tenant'],
     scope: ['funding:read', 'profile:read'],
-    description: "Read the Business V1 applications of a profile the caller sees (GraphQL Profile.applications)",
+    description: 'Read the Business V1 applications of a profile the caller sees (GraphQL Profile.applications)',
   },
   'Application.matches': {
     tokens: ['platform', 'tenant'],

@@ -47,7 +47,14 @@ export function isAuthenticated(actor: Actor): actor is AuthenticatedActor {
  * credential itself (API key, refresh family, session epoch, lender client): revocation is checked per credential.
  */
 export function visibilityKeyOf(actor: AuthenticatedActor, requestedTenantId: string | null, environment: string): string {
-  const { apiKeyId: _key, refreshFamilyId: _family, clientId: _client, sessionEpoch: _epoch, scopes, ...identity } = actor as AuthenticatedActor & {
+  const {
+    apiKeyId: _key,
+    refreshFamilyId: _family,
+    clientId: _client,
+    sessionEpoch: _epoch,
+    scopes,
+    ...identity
+  } = actor as AuthenticatedActor & {
     apiKeyId?: string;
     refreshFamilyId?: string;
     clientId?: string;

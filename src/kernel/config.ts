@@ -8,9 +8,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const booleanFlag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** REDIS_KEY_PREFIX unless configured. */
 export const DEFAULT_REDIS_KEY_PREFIX = 'fg:';
@@ -80,7 +78,12 @@ const ConfigSchema = z.object({
    * webhook secret as well as the new one (both in webhook-signature), so deliveries on their way
    * still verify; 0 switches at once.
    */
-  WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(86_400),
+  WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 86_400)
+    .default(86_400),
   /** How long a lender may take to answer a webhook. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /**
@@ -106,7 +109,12 @@ const ConfigSchema = z.object({
    */
   WIDGET_EMBED_ORIGINS: z
     .string()
-    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.union([z.literal('*'), z.url().refine((o) => new URL(o).origin === o, 'must be an origin: scheme://host[:port], no path')])))
     .optional(),
   /**
@@ -118,7 +126,12 @@ const ConfigSchema = z.object({
   CORS_ALLOWED_ORIGINS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    ),
   /** GraphiQL at GET /graphql: on in demo (served from local assets), off in production unless set. */
   GRAPHIQL_ENABLED: booleanFlag.optional(),
   /** Who may introspect the schema: everyone, signed-in callers, or staff only (production default). */
@@ -138,7 +151,11 @@ const ConfigSchema = z.object({
   /** POST /graphql body ceiling for callers without a verified bearer token (REST takes 1 MiB too). */
   GRAPHQL_MAX_BODY_BYTES_ANONYMOUS: z.coerce.number().int().min(1024).default(1_048_576),
   /** POST /graphql body ceiling with a verified bearer token: room for attachDocument's 10 MB in base64. */
-  GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED: z.coerce.number().int().min(1024).default(15 * 1_048_576),
+  GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(15 * 1_048_576),
   /** graphql-ws: a socket must send connection_init (with credentials) within this time, else it is closed (4408). */
   GRAPHQL_WS_INIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
   /** graphql-ws: the largest message a client may send; a larger one closes the socket (1009). */
@@ -167,7 +184,12 @@ const ConfigSchema = z.object({
    */
   COMPANY_DATA_SOURCES: z
     .string()
-    .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s && s !== 'none'))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s && s !== 'none'),
+    )
     .pipe(z.array(z.enum(['companies-house-api'], { message: 'each source must be companies-house-api (or the list none)' })))
     .optional(),
   /** The Companies House public data API key (HTTP basic user name). */
@@ -183,11 +205,26 @@ const ConfigSchema = z.object({
   LENDER_AUDIENCE_ALIASES: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((a) => a.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().max(500, 'each alias must be at most 500 characters'))),
 });
 
-export type AppConfig = Omit<z.infer<typeof ConfigSchema>, 'COMPANY_DATA_SOURCES' | 'SEED_DEMO_DATA' | 'PUBLIC_URL' | 'LOG_FORMAT' | 'GRAPHIQL_ENABLED' | 'GRAPHQL_INTROSPECTION' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_PER_CREDENTIAL'> & {
+export type AppConfig = Omit<
+  z.infer<typeof ConfigSchema>,
+  | 'COMPANY_DATA_SOURCES'
+  | 'SEED_DEMO_DATA'
+  | 'PUBLIC_URL'
+  | 'LOG_FORMAT'
+  | 'GRAPHIQL_ENABLED'
+  | 'GRAPHQL_INTROSPECTION'
+  | 'RATE_LIMIT_PER_ADDRESS'
+  | 'RATE_LIMIT_PER_CREDENTIAL'
+> & {
   RATE_LIMIT_PER_ADDRESS: number;
   RATE_LIMIT_PER_CREDENTIAL: number;
   /** Defaults to true in demo, false in production. */

@@ -7,8 +7,6 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 import type { EventBus } from './events.js';
 import type { Actor } from './actor.js';
 
-;
-
 export type DeployEnvironment = 'demo' | 'production';
 
 export interface Clock {

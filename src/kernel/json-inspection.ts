@@ -89,5 +89,7 @@ export function unstorableTextRefusal(fields: FieldError[]): AppError {
 }
 
 function shapeRefusal(location: string, message: string): AppError {
-  return AppError.badRequest(message, [{ pointer: location, message: `must nest at most ${MAX_JSON_DEPTH} levels and hold at most ${MAX_JSON_MEMBERS} members` }]);
+  return AppError.badRequest(message, [
+    { pointer: location, message: `must nest at most ${MAX_JSON_DEPTH} levels and hold at most ${MAX_JSON_MEMBERS} members` },
+  ]);
 }

@@ -55,7 +55,10 @@ export function decodeCursor<Id extends number | string>(cursor: string, idKind:
 }
 
 /** A list's page arguments, checked, and the position its `after` cursor names (undefined: from the top). */
-export function parsePageArgs<Id extends number | string>(page: unknown, idKind: Id extends number ? 'number' : 'string'): { first: number; position: KeysetPosition<Id> | undefined } {
+export function parsePageArgs<Id extends number | string>(
+  page: unknown,
+  idKind: Id extends number ? 'number' : 'string',
+): { first: number; position: KeysetPosition<Id> | undefined } {
   const { first, after } = parseInput(PageArgs, page ?? {}, 'Page');
   return { first, position: after === undefined ? undefined : decodeCursor<Id>(after, idKind) };
 }

@@ -8,7 +8,10 @@ import { z } from 'zod';
 import { AppError } from './errors.js';
 import { checkLater, type CheckedLater } from './validation.js';
 
-const Patch = z.strictObject({ name: z.string().min(1), amount: z.preprocess((v) => (typeof v === 'number' ? { value: v } : v), z.object({ value: z.number() })) });
+const Patch = z.strictObject({
+  name: z.string().min(1),
+  amount: z.preprocess((v) => (typeof v === 'number' ? { value: v } : v), z.object({ value: z.number() })),
+});
 
 /** An operation as the services are written: it finds its target, then checks its input. */
 async function operation(targetVisible: boolean, input: CheckedLater<z.output<typeof Patch>>): Promise<z.output<typeof Patch>> {
@@ -17,7 +20,10 @@ async function operation(targetVisible: boolean, input: CheckedLater<z.output<ty
 }
 
 const refusal = async (run: Promise<unknown>) => {
-  const err = await run.then(() => undefined, (e: unknown) => e);
+  const err = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return err as AppError;
 };
@@ -36,7 +42,7 @@ describe('checkLater', () => {
     expect(preprocessed).toBe(1);
   });
 
-  it("lets the operation refuse first: a target it does not find is its 404, though the input is malformed", async () => {
+  it('lets the operation refuse first: a target it does not find is its 404, though the input is malformed', async () => {
     const err = await refusal(operation(false, checkLater(Patch, { name: 42 })));
     expect(err.code).toBe('NOT_FOUND');
   });

@@ -27,7 +27,12 @@ if (!config.COMPANIES_HOUSE_STREAM_KEY) {
 labelProcessMetrics('company-stream', config.INSTANCE_ID);
 const shutdown = handleShutdownSignals(logger);
 const runtime = await startRuntime(config, { logger, prepareDatabase: false, onOpen: shutdown.add });
-const stream = followCompaniesStream({ db: runtime.database.prisma, baseUrl: config.COMPANIES_HOUSE_STREAM_URL, streamKey: config.COMPANIES_HOUSE_STREAM_KEY, logger });
+const stream = followCompaniesStream({
+  db: runtime.database.prisma,
+  baseUrl: config.COMPANIES_HOUSE_STREAM_URL,
+  streamKey: config.COMPANIES_HOUSE_STREAM_KEY,
+  logger,
+});
 shutdown.add('company stream', () => stream.stop());
 
 new Gauge({

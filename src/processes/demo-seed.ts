@@ -54,7 +54,12 @@ async function demoDataPresent(db: Db, catalogue: DemoLender[]): Promise<DemoDat
   const row = await readsOf(db)
     .selectNoFrom((eb) => [
       eb.exists(eb.selectFrom('company').select('company.id')).as('companies'),
-      eb.selectFrom('lender').where('lender.environment', '=', 'demo').where('lender.slug', 'in', slugs).select((c) => c.fn.countAll<string>().as('n')).as('demoLenders'),
+      eb
+        .selectFrom('lender')
+        .where('lender.environment', '=', 'demo')
+        .where('lender.slug', 'in', slugs)
+        .select((c) => c.fn.countAll<string>().as('n'))
+        .as('demoLenders'),
       eb
         .selectFrom('lender_product')
         .innerJoin('lender', 'lender.id', 'lender_product.lenderId')
@@ -62,7 +67,11 @@ async function demoDataPresent(db: Db, catalogue: DemoLender[]): Promise<DemoDat
         .where('lender.slug', 'in', slugs)
         .select((c) => c.fn.countAll<string>().as('n'))
         .as('demoProducts'),
-      eb.selectFrom('platform_user').where('platform_user.email', 'in', DEMO_USER_EMAILS).select((c) => c.fn.countAll<string>().as('n')).as('demoUsers'),
+      eb
+        .selectFrom('platform_user')
+        .where('platform_user.email', 'in', DEMO_USER_EMAILS)
+        .select((c) => c.fn.countAll<string>().as('n'))
+        .as('demoUsers'),
     ])
     .executeTakeFirstOrThrow();
   return { companies: Boolean(row.companies), demoLenders: Number(row.demoLenders), demoProducts: Number(row.demoProducts), demoUsers: Number(row.demoUsers) };

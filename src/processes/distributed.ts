@@ -124,7 +124,13 @@ function spawnService(service: Supervised): ChildProcess {
   const metricsPort = config.METRICS_PORT === undefined ? {} : { METRICS_PORT: String(config.METRICS_PORT + index) };
   const child = spawn(process.execPath, [...nodeArgs, name], {
     // The gateway believes X-Forwarded-For from the REST adapter's forwarding (on loopback) only.
-    env: { ...process.env, ...sharedEnv, ...metricsPort, ...(name === 'gateway' && !process.env.TRUST_PROXY ? { TRUST_PROXY: 'loopback' } : {}), PORT: String(port) },
+    env: {
+      ...process.env,
+      ...sharedEnv,
+      ...metricsPort,
+      ...(name === 'gateway' && !process.env.TRUST_PROXY ? { TRUST_PROXY: 'loopback' } : {}),
+      PORT: String(port),
+    },
     stdio: 'inherit',
   });
   service.child = child;
@@ -142,7 +148,10 @@ function spawnService(service: Supervised): ChildProcess {
       stopAll(1);
       return;
     }
-    logger.error({ service: name, pid: child.pid, code, signal, restartInMs: decision.delayMs, exitsInARow: decision.exitsInARow }, 'service exited unexpectedly; restarting it');
+    logger.error(
+      { service: name, pid: child.pid, code, signal, restartInMs: decision.delayMs, exitsInARow: decision.exitsInARow },
+      'service exited unexpectedly; restarting it',
+    );
     service.restart = setTimeout(() => {
       if (stopping) return;
       const restarted = spawnService(service);
@@ -177,14 +186,15 @@ for (const service of supervised) {
 }
 if (!stopping) {
   // The admin CLI on this DATA_DIR prints credentials for the deployment's public URL (running-server.ts).
-  forgetRunningServer = await recordRunningServer(config.DATA_DIR, {
-    url: loopback(basePort + 1),
-    publicUrl: sharedEnv.PUBLIC_URL,
-    environment: config.DEPLOY_ENV,
-    database: databaseIdentity(config.DATABASE_URL),
-  }, logger);
-  logger.info(
-    { rest: `${loopback(basePort + 1)}/api`, graphql: `${loopback(basePort)}/graphql` },
-    'distributed deployment ready',
+  forgetRunningServer = await recordRunningServer(
+    config.DATA_DIR,
+    {
+      url: loopback(basePort + 1),
+      publicUrl: sharedEnv.PUBLIC_URL,
+      environment: config.DEPLOY_ENV,
+      database: databaseIdentity(config.DATABASE_URL),
+    },
+    logger,
   );
+  logger.info({ rest: `${loopback(basePort + 1)}/api`, graphql: `${loopback(basePort)}/graphql` }, 'distributed deployment ready');
 }

@@ -40,7 +40,12 @@ export interface GatewayMountOptions {
 export type GraphQLServer = YogaServerInstance<any, any>;
 
 /** `app`: the Express app, or the router the app keeps GraphQL's place with (single-process-server.ts). */
-export function mountGateway(app: IRouter, server: Server, gateway: GraphQLServer, { webSocket, bodyLimit, fastPath, fanOut }: GatewayMountOptions): MountedGateway {
+export function mountGateway(
+  app: IRouter,
+  server: Server,
+  gateway: GraphQLServer,
+  { webSocket, bodyLimit, fastPath, fanOut }: GatewayMountOptions,
+): MountedGateway {
   app.use(gateway.graphqlEndpoint, bodyLimit, ...(fastPath ? [fastPath] : []), bodyAsStream, gateway);
   const wss = limitedWebSocketServer(server, gateway.graphqlEndpoint, webSocket);
   const options = graphqlWsOptions(gateway, (ctx) => {
@@ -51,23 +56,26 @@ export function mountGateway(app: IRouter, server: Server, gateway: GraphQLServe
   // Live: from the moment an operation answers with a stream until it completes (client, server or socket close).
   const live = new WeakMap<object, Set<string>>();
   const ws = useServer(
-    withWebSocketLimits({
-      ...options,
-      ...(fanOut && options.subscribe ? { subscribe: fanOutSubscriptions(options.subscribe, fanOut) } : {}),
-      onOperation: async (ctx, id, payload, args, result) => {
-        const replaced = await options.onOperation?.(ctx, id, payload, args, result);
-        if (Symbol.asyncIterator in Object(replaced ?? result)) {
-          if (!live.has(ctx)) live.set(ctx, new Set());
-          live.get(ctx)!.add(id);
-          liveSubscriptions.inc();
-        }
-        return replaced;
+    withWebSocketLimits(
+      {
+        ...options,
+        ...(fanOut && options.subscribe ? { subscribe: fanOutSubscriptions(options.subscribe, fanOut) } : {}),
+        onOperation: async (ctx, id, payload, args, result) => {
+          const replaced = await options.onOperation?.(ctx, id, payload, args, result);
+          if (Symbol.asyncIterator in Object(replaced ?? result)) {
+            if (!live.has(ctx)) live.set(ctx, new Set());
+            live.get(ctx)!.add(id);
+            liveSubscriptions.inc();
+          }
+          return replaced;
+        },
+        onComplete: async (ctx, id, payload) => {
+          if (live.get(ctx)?.delete(id)) liveSubscriptions.dec();
+          await options.onComplete?.(ctx, id, payload);
+        },
       },
-      onComplete: async (ctx, id, payload) => {
-        if (live.get(ctx)?.delete(id)) liveSubscriptions.dec();
-        await options.onComplete?.(ctx, id, payload);
-      },
-    }, webSocket),
+      webSocket,
+    ),
     wss,
   );
   return {
@@ -103,6 +111,9 @@ function graphqlWsOptions(
     subscribe: run,
     // No schema: the server's pipeline brings its own.
     onSubscribe: (ctx, _id, params) =>
-      ({ document: PARSED_BY_THE_SERVER, contextValue: { connectionParams: ctx.connectionParams, waitUntil: yoga.waitUntil, params, ...onContext(ctx) } }) as unknown as ExecutionArgs,
+      ({
+        document: PARSED_BY_THE_SERVER,
+        contextValue: { connectionParams: ctx.connectionParams, waitUntil: yoga.waitUntil, params, ...onContext(ctx) },
+      }) as unknown as ExecutionArgs,
   };
 }

@@ -34,12 +34,16 @@ const runtime = await runtimeStarting.catch((err: unknown) => {
 const server = await startSingleProcessServer(runtime);
 shutdown.add('server', () => server.close());
 // The admin CLI on this DATA_DIR prints credentials for this server's public URL (running-server.ts).
-const forgetRunningServer = await recordRunningServer(config.DATA_DIR, {
-  url: server.url,
-  publicUrl: config.PUBLIC_URL,
-  environment: config.DEPLOY_ENV,
-  database: databaseIdentity(config.DATABASE_URL),
-}, logger);
+const forgetRunningServer = await recordRunningServer(
+  config.DATA_DIR,
+  {
+    url: server.url,
+    publicUrl: config.PUBLIC_URL,
+    environment: config.DEPLOY_ENV,
+    database: databaseIdentity(config.DATABASE_URL),
+  },
+  logger,
+);
 shutdown.add('server record', forgetRunningServer);
 // After listening, so the start is not slowed: the first matching request finds the catalogue
 // loaded, and the first write finds Prisma's engine instantiated (database.ts).

@@ -7,7 +7,13 @@ import { closeServer, listen, type RunningServer } from '../api/http/listen.js';
 import { createGateway } from '../api/graphql/gateway-runtime.js';
 import type { GatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { mountGateway } from './gateway-server.js';
-import { cachedSubgraphStanding, credentialHeadersOnly, subgraphCheckedCredentials, webSocketLimitsOf, type SubgraphEndpoints } from '../api/graphql/websocket-limits.js';
+import {
+  cachedSubgraphStanding,
+  credentialHeadersOnly,
+  subgraphCheckedCredentials,
+  webSocketLimitsOf,
+  type SubgraphEndpoints,
+} from '../api/graphql/websocket-limits.js';
 import { loadSubgraphSecret } from '../infra/subgraph-secret.js';
 import { audienceOfCaller, type FanOutOptions } from '../api/graphql/subscription-fanout.js';
 import { toGraphQLError } from '../infra/graphql/graphql-errors.js';
@@ -72,7 +78,12 @@ export async function startRemoteGatewayServer(urls: Record<SubgraphName, string
   const mounted = mountGateway(app, server, gateway, {
     // A socket needs a valid token in good standing (asked of a subgraph: revocation is refused at
     // connection_init and closes the socket on re-check), ends when it expires, and counts against its credential.
-    webSocket: { limits: webSocketLimitsOf(config), credentialOf: subgraphCheckedCredentials(tokens, systemClock, subgraphs), rateLimits: httpSecurity, logger },
+    webSocket: {
+      limits: webSocketLimitsOf(config),
+      credentialOf: subgraphCheckedCredentials(tokens, systemClock, subgraphs),
+      rateLimits: httpSecurity,
+      logger,
+    },
     bodyLimit: graphqlBodyLimit(config, tokens),
     fanOut,
   });

@@ -18,7 +18,8 @@ export function startRequestLogPurge(runtime: Runtime, intervalMs = REQUEST_LOG_
   const run = () => {
     running ??= purgeRequestLog(runtime.database.prisma, runtime.clock.now(), runtime.config.REQUEST_LOG_RETENTION_DAYS)
       .then((purged) => {
-        if (purged > 0) runtime.logger.info({ purged, retentionDays: runtime.config.REQUEST_LOG_RETENTION_DAYS }, 'request log entries past the retention purged');
+        if (purged > 0)
+          runtime.logger.info({ purged, retentionDays: runtime.config.REQUEST_LOG_RETENTION_DAYS }, 'request log entries past the retention purged');
         return purged;
       })
       .catch((err: unknown) => {

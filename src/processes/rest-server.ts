@@ -29,16 +29,39 @@ export async function startRestServer(runtime: Runtime, port: number): Promise<R
   // Every text answer compressed when the client accepts it (streams and digested downloads excepted).
   app.use(responseCompression());
   const metricsServer = await mountMetrics(app, runtime.config);
-  installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
+  installHttpSecurity(app, {
+    config: runtime.config,
+    credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens),
+    logger: runtime.logger,
+    redis: runtime.sharedCounters,
+  });
   // REST only: /graphql is forwarded to the gateway, which has no database to log to.
-  const recording = recordRequests(app, { db: runtime.database.prisma, logger: runtime.logger, environment: runtime.config.DEPLOY_ENV, tokens: runtime.auth.tokens }, ['/api']);
+  const recording = recordRequests(
+    app,
+    { db: runtime.database.prisma, logger: runtime.logger, environment: runtime.config.DEPLOY_ENV, tokens: runtime.auth.tokens },
+    ['/api'],
+  );
   const server = http.createServer(app);
   // Before the REST router, which answers every other path under its bases: /graphql is the gateway's.
   const forwarding = forwardGraphQL(app, server, runtime.config.GRAPHQL_GATEWAY_URL, runtime.logger);
   // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
   app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
-  app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
-  app.use(healthRouter('rest-adapter', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events })));
+  app.use(
+    apiRequestsOnly(
+      createRestRouter({
+        contextFor: (req) => runtime.contextForRequest(req.headers),
+        logger: runtime.logger,
+        uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR,
+      }),
+    ),
+  );
+  app.use(
+    healthRouter(
+      'rest-adapter',
+      databaseReadiness(runtime.database.prisma),
+      dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events }),
+    ),
+  );
   app.use(apiDocsRouter({ publicUrl: runtime.config.PUBLIC_URL_CONFIGURED ? runtime.config.PUBLIC_URL : undefined }));
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));

@@ -20,9 +20,7 @@ export interface RestartPolicy {
 
 export const SERVICE_RESTART_POLICY: RestartPolicy = { steadyRunMs: 60_000, maxExits: 5, firstDelayMs: 500, maxDelayMs: 15_000 };
 
-export type RestartDecision =
-  | { action: 'restart'; delayMs: number; exitsInARow: number }
-  | { action: 'give up'; exitsInARow: number };
+export type RestartDecision = { action: 'restart'; delayMs: number; exitsInARow: number } | { action: 'give up'; exitsInARow: number };
 
 /** What to do after a service's run of `ranForMs` ended, given the exits in a row before it. */
 export function decideRestart(exitsInARowBefore: number, ranForMs: number, policy: RestartPolicy = SERVICE_RESTART_POLICY): RestartDecision {

@@ -39,7 +39,11 @@ export function databaseIdentity(databaseUrl: string | undefined): string {
  * replaced it since. A DATA_DIR that cannot be written (e.g. read-only in a container) only costs
  * the CLI its hint: the server runs on, with a warning.
  */
-export async function recordRunningServer(dataDir: string, record: Omit<RunningServerRecord, 'pid' | 'startedAt'>, logger: Pick<Logger, 'warn'>): Promise<() => Promise<void>> {
+export async function recordRunningServer(
+  dataDir: string,
+  record: Omit<RunningServerRecord, 'pid' | 'startedAt'>,
+  logger: Pick<Logger, 'warn'>,
+): Promise<() => Promise<void>> {
   const file = path.resolve(dataDir, RUNNING_SERVER_FILE);
   const full: RunningServerRecord = { pid: process.pid, startedAt: new Date().toISOString(), ...record };
   const temporary = `${file}.${process.pid}.tmp`;
@@ -81,7 +85,14 @@ async function readRecord(file: string): Promise<RunningServerRecord | null> {
     return null;
   }
   const record = parsed as Partial<RunningServerRecord> | null;
-  if (!record || typeof record.pid !== 'number' || typeof record.url !== 'string' || typeof record.publicUrl !== 'string' || typeof record.database !== 'string') return null;
+  if (
+    !record ||
+    typeof record.pid !== 'number' ||
+    typeof record.url !== 'string' ||
+    typeof record.publicUrl !== 'string' ||
+    typeof record.database !== 'string'
+  )
+    return null;
   return record as RunningServerRecord;
 }
 

@@ -69,10 +69,7 @@ function mountGraphQLOnFirstUse(app: Express, server: Server, runtime: Runtime, 
   };
 }
 
-export async function startSingleProcessServer(
-  runtime: Runtime,
-  options: { port?: number } = {},
-): Promise<RunningServer> {
+export async function startSingleProcessServer(runtime: Runtime, options: { port?: number } = {}): Promise<RunningServer> {
   const port = options.port ?? runtime.config.PORT;
   const app = express();
   app.disable('x-powered-by');
@@ -81,14 +78,38 @@ export async function startSingleProcessServer(
   // Every text answer compressed when the client accepts it (streams and digested downloads excepted).
   app.use(responseCompression());
   const metricsServer = await mountMetrics(app, runtime.config);
-  const httpSecurity = installHttpSecurity(app, { config: runtime.config, credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens), logger: runtime.logger, redis: runtime.sharedCounters });
-  const recording = recordRequests(app, { db: runtime.database.prisma, logger: runtime.logger, environment: runtime.config.DEPLOY_ENV, tokens: runtime.auth.tokens });
+  const httpSecurity = installHttpSecurity(app, {
+    config: runtime.config,
+    credentialKeyOf: credentialKeyFromTokens(runtime.auth.tokens),
+    logger: runtime.logger,
+    redis: runtime.sharedCounters,
+  });
+  const recording = recordRequests(app, {
+    db: runtime.database.prisma,
+    logger: runtime.logger,
+    environment: runtime.config.DEPLOY_ENV,
+    tokens: runtime.auth.tokens,
+  });
   // GraphQL right after the HTTP security layers: its requests skip the routers below, none of which serves /graphql.
   const graphql = mountGraphQLOnFirstUse(app, server, runtime, httpSecurity);
   // The widget's API paths answer cross-origin preflights before the REST router refuses OPTIONS.
   app.use(widgetCors(widgetEmbedOrigins(runtime.config)));
-  app.use(apiRequestsOnly(createRestRouter({ contextFor: (req) => runtime.contextForRequest(req.headers), logger: runtime.logger, uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR })));
-  app.use(healthRouter('all-in-one', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events })));
+  app.use(
+    apiRequestsOnly(
+      createRestRouter({
+        contextFor: (req) => runtime.contextForRequest(req.headers),
+        logger: runtime.logger,
+        uploadSpoolDirectory: runtime.config.UPLOAD_SPOOL_DIR,
+      }),
+    ),
+  );
+  app.use(
+    healthRouter(
+      'all-in-one',
+      databaseReadiness(runtime.database.prisma),
+      dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events }),
+    ),
+  );
   app.use(apiDocsRouter({ publicUrl: runtime.config.PUBLIC_URL_CONFIGURED ? runtime.config.PUBLIC_URL : undefined }));
   app.use(identityProviderRouter(runtime));
   app.use(webRouter(runtime));

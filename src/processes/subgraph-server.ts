@@ -64,7 +64,8 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
         // Each event this subgraph executes for a subscription: with the gateway's fan-out, one per audience group.
         onNext: (_ctx, _id, _payload, args) => {
           const operation = getOperationAST(args.document, args.operationName ?? undefined);
-          if (operation?.operation === 'subscription') subscriptionEventExecutions.inc({ operation: args.operationName || operation.name?.value || 'anonymous' });
+          if (operation?.operation === 'subscription')
+            subscriptionEventExecutions.inc({ operation: args.operationName || operation.name?.value || 'anonymous' });
         },
       },
       webSocket,
@@ -85,7 +86,13 @@ export async function startSubgraphServer(name: SubgraphName, runtime: Runtime, 
   await apollo.start();
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
-  app.use(healthRouter(`subgraph:${name}`, databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events })));
+  app.use(
+    healthRouter(
+      `subgraph:${name}`,
+      databaseReadiness(runtime.database.prisma),
+      dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events }),
+    ),
+  );
   app.use(gatewayOnly(secret));
   // The gateway holds no data: it asks here whether a graphql-ws connection's credential is in good
   // standing, at connection_init and at each re-check (websocket-limits.ts, subgraphCheckedCredentials).

@@ -15,7 +15,13 @@ export async function startWorkerServer(runtime: Runtime, port: number): Promise
   app.disable('x-powered-by');
   observeRequests(app, runtime.logger);
   const metricsServer = await mountMetrics(app, runtime.config);
-  app.use(healthRouter('worker', databaseReadiness(runtime.database.prisma), dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events })));
+  app.use(
+    healthRouter(
+      'worker',
+      databaseReadiness(runtime.database.prisma),
+      dependencyReadiness({ db: runtime.database.prisma, clock: runtime.clock, events: runtime.events }),
+    ),
+  );
   const server = http.createServer(app);
   const url = await listen(server, port, runtime.config.HOST);
   return {

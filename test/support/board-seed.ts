@@ -14,7 +14,13 @@ export async function seedBoardApplications(app: TestApp, input: { accountId: st
   const profile = await db.profile.create({ data: { environment: 'demo', ownerAccountId: input.accountId } });
   const base = Date.now() - input.count * 1_000 - 3_600_000;
   // In Review twice: once as sent, once acknowledged by the lender (which leaves the status as it is).
-  const statuses: Array<[string, boolean]> = [['In Review', false], ['In Review', true], ['Offered', false], ['Failed', false], ['Rejected', false]];
+  const statuses: Array<[string, boolean]> = [
+    ['In Review', false],
+    ['In Review', true],
+    ['Offered', false],
+    ['Failed', false],
+    ['Rejected', false],
+  ];
   const rows: SeededBoardRow[] = [];
   for (let n = 1; n <= input.count; n++) {
     const companyName = `Seeded Company ${String(n).padStart(3, '0')} Ltd`;
@@ -23,7 +29,16 @@ export async function seedBoardApplications(app: TestApp, input: { accountId: st
     payload.application.profile.basicCompanyDetails.companyNumber = `BC${String(n).padStart(6, '0')}` as never;
     const at = new Date(base + n * 1_000);
     const row = await db.lenderApplication.create({
-      data: { lenderId: input.lenderId, profileId: profile.id, status: statuses[n % statuses.length]![0], acknowledgedAt: statuses[n % statuses.length]![1] ? at : null, reference, payload: payload as never, createdAt: at, updatedAt: at },
+      data: {
+        lenderId: input.lenderId,
+        profileId: profile.id,
+        status: statuses[n % statuses.length]![0],
+        acknowledgedAt: statuses[n % statuses.length]![1] ? at : null,
+        reference,
+        payload: payload as never,
+        createdAt: at,
+        updatedAt: at,
+      },
     });
     await db.applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: null, toStatus: row.status, createdAt: at } });
     rows.push({ id: row.id, companyName, reference });

@@ -80,7 +80,11 @@ export class CredentialFactory {
   apiKey(scopes: readonly string[], options: { isMaster?: boolean; fresh?: boolean } = {}): Promise<ApiKey> {
     const make = async () => {
       const name = `exact-${scopes.join('+').slice(0, 70)}${options.isMaster ? '-master' : ''}-${randomUUID().slice(0, 8)}`; // names hold <= 100 characters
-      const res = await postJson(`${this.app.url}/api/platform/v1/api-key`, { name, scopes, ...(options.isMaster ? { isMaster: true } : {}) }, bearer(this.adminLoginToken));
+      const res = await postJson(
+        `${this.app.url}/api/platform/v1/api-key`,
+        { name, scopes, ...(options.isMaster ? { isMaster: true } : {}) },
+        bearer(this.adminLoginToken),
+      );
       const body = await res.json();
       if (res.status !== 200) throw new Error(`creating the API key ${name}: ${res.status} ${JSON.stringify(body)}`);
       return { secret: body.key as string, id: body.id as string, keyPrefix: body.keyPrefix as string };
@@ -99,7 +103,12 @@ export class CredentialFactory {
           : kind === 'master'
             ? (await masterToken(this.app, key.secret)).access_token
             : (await marketplaceV1Token(this.app, key.secret)).jwt;
-      return { kind, label: `${kind}[${scopes.join(' ')}]${options.isMaster ? '(master key)' : ''}`, token, apiKey: { id: key.id, keyPrefix: key.keyPrefix, secret: key.secret } };
+      return {
+        kind,
+        label: `${kind}[${scopes.join(' ')}]${options.isMaster ? '(master key)' : ''}`,
+        token,
+        apiKey: { id: key.id, keyPrefix: key.keyPrefix, secret: key.secret },
+      };
     };
     if (options.fresh) return make();
     return this.once(`token:${kind}:${scopes.join('+')}:${options.isMaster ? 'master' : ''}`, make);

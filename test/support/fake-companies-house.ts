@@ -101,7 +101,13 @@ export async function startFakeCompaniesHouse(apiKey = 'fake-companies-house-key
         items_per_page: perPage,
         start_index: 0,
         total_results: found.length,
-        items: found.slice(0, perPage).map((c) => ({ kind: 'searchresults#company', title: c.company_name, company_number: c.company_number, company_status: c.company_status, company_type: c.type })),
+        items: found.slice(0, perPage).map((c) => ({
+          kind: 'searchresults#company',
+          title: c.company_name,
+          company_number: c.company_number,
+          company_status: c.company_status,
+          company_type: c.type,
+        })),
       });
     }
     return answer(404, { errors: [{ error: 'not-found', type: 'ch:service' }] });

@@ -95,7 +95,9 @@ export interface Selection {
 }
 
 export function selectionSet(selection: Selection): string {
-  return `{ ${Object.entries(selection).map(([field, sub]) => (sub === true ? field : `${field} ${selectionSet(sub)}`)).join(' ')} }`;
+  return `{ ${Object.entries(selection)
+    .map(([field, sub]) => (sub === true ? field : `${field} ${selectionSet(sub)}`))
+    .join(' ')} }`;
 }
 
 /** What a GraphQL response holds for `selection` when the resolver returns `value`: absent fields are null. */
@@ -103,5 +105,7 @@ export function selectedFrom(value: unknown, selection: Selection): unknown {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return value.map((item) => selectedFrom(item, selection));
   const record = value as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(selection).map(([field, sub]) => [field, sub === true ? (record[field] ?? null) : selectedFrom(record[field], sub)]));
+  return Object.fromEntries(
+    Object.entries(selection).map(([field, sub]) => [field, sub === true ? (record[field] ?? null) : selectedFrom(record[field], sub)]),
+  );
 }

@@ -108,11 +108,19 @@ export const lenderPasswordGrant = (credentials: LenderCredentials) => ({
 
 /** A lender's bearer header from an id_token asked for with `openid` alone: the least a lender API call needs. */
 export async function leastPrivilegedLender(app: TestApp, credentials: LenderCredentials): Promise<Record<string, string>> {
-  const res = await postJson(`${app.url}/oauth/token`, { ...lenderPasswordGrant(credentials), audience: `${app.url}/api/platform/v1/funding`, scope: 'openid' });
+  const res = await postJson(`${app.url}/oauth/token`, {
+    ...lenderPasswordGrant(credentials),
+    audience: `${app.url}/api/platform/v1/funding`,
+    scope: 'openid',
+  });
   return bearer((await expectJson(res, 200)).id_token);
 }
 
 export async function lenderIdToken(app: TestApp, credentials: LenderCredentials): Promise<string> {
-  const res = await postJson(`${app.url}/oauth/token`, { ...lenderPasswordGrant(credentials), audience: `${app.url}/api/platform/v1/funding`, scope: 'openid email profile' });
+  const res = await postJson(`${app.url}/oauth/token`, {
+    ...lenderPasswordGrant(credentials),
+    audience: `${app.url}/api/platform/v1/funding`,
+    scope: 'openid email profile',
+  });
   return (await expectJson(res, 200)).id_token;
 }

@@ -33,12 +33,21 @@ export async function seedInsightsWorld(db: Db, input: { accounts: [string, stri
   const label = input.label ?? randomUUID().slice(0, 8);
   const lenders = [];
   for (const name of ['Alpha', 'Beta']) {
-    const row = await db.lender.create({ data: { environment: 'demo', name: `Insights ${name} ${label}`, slug: `insights-${name.toLowerCase()}-${label}`, applicationUrl: 'https://lender.invalid/applications' } });
+    const row = await db.lender.create({
+      data: {
+        environment: 'demo',
+        name: `Insights ${name} ${label}`,
+        slug: `insights-${name.toLowerCase()}-${label}`,
+        applicationUrl: 'https://lender.invalid/applications',
+      },
+    });
     lenders.push({ id: row.id, slug: row.slug, name: row.name });
   }
   const profiles = new Map<string, string>();
   for (const accountId of input.accounts) {
-    const profile = await db.profile.create({ data: { environment: 'demo', ownerAccountId: accountId, companyInformation: { name: `Insights ${accountId.slice(0, 6)} Ltd` } } });
+    const profile = await db.profile.create({
+      data: { environment: 'demo', ownerAccountId: accountId, companyInformation: { name: `Insights ${accountId.slice(0, 6)} Ltd` } },
+    });
     profiles.set(accountId, profile.id);
   }
   const applications: SeededApplication[] = [];
@@ -73,7 +82,9 @@ export async function seedInsightsWorld(db: Db, input: { accounts: [string, stri
     });
     let from: string | null = null;
     for (const move of moves) {
-      await db.applicationStatusChange.create({ data: { lenderApplicationId: row.id, fromStatus: move.acknowledgement ? 'In Review' : from, toStatus: move.to, createdAt: at(move.afterHours) } });
+      await db.applicationStatusChange.create({
+        data: { lenderApplicationId: row.id, fromStatus: move.acknowledgement ? 'In Review' : from, toStatus: move.to, createdAt: at(move.afterHours) },
+      });
       if (!move.acknowledgement) from = move.to;
     }
     applications.push({ id: row.id, accountId, lenderId: lender.id, submittedAt, acknowledgedAfterHours, offeredAfterHours, rejectedAfterHours });
@@ -95,7 +106,10 @@ export function percentileCont(values: number[], fraction: number): number | nul
  * Moves into each status per UTC day or ISO week of the window, counted by the test in its own SQL
  * (by owner account when given, else every demo application): the oracle the aggregates are held to.
  */
-export async function countedMoves(db: Db, input: { since: Date; until: Date; bucket: 'day' | 'week'; accountId?: string }): Promise<Map<string, Map<string, number>>> {
+export async function countedMoves(
+  db: Db,
+  input: { since: Date; until: Date; bucket: 'day' | 'week'; accountId?: string },
+): Promise<Map<string, Map<string, number>>> {
   const rows = await db.$queryRawUnsafe<Array<{ period: string; status: string; n: number }>>(
     `SELECT to_char(date_trunc('${input.bucket}', sc."createdAt"), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS period, sc."toStatus" AS status, count(DISTINCT la.id)::int AS n
        FROM application_status_change sc

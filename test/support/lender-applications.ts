@@ -14,7 +14,14 @@ export const LENDER_API = '/api/platform/v1/funding';
 export const termLoanOffer = (reference = `OFFER-${randomUUID().slice(0, 8)}`) => ({
   reference,
   status: 'INDICATIVE',
-  termLoan: { maximumAmount: { code: 'GBP', value: 150000 }, term: 36, interestRate: 0.85, totalRepayment: 171234.56, likelihoodOfRate: 0.7, likelihoodOfAcceptance: 0.6 },
+  termLoan: {
+    maximumAmount: { code: 'GBP', value: 150000 },
+    term: 36,
+    interestRate: 0.85,
+    totalRepayment: 171234.56,
+    likelihoodOfRate: 0.7,
+    likelihoodOfAcceptance: 0.6,
+  },
 });
 
 /**
@@ -26,7 +33,17 @@ export const termLoanOffer = (reference = `OFFER-${randomUUID().slice(0, 8)}`) =
 export function storedApplicationDocument(input: { lenderId: number; companyName?: string; amount?: string }): { application: StoredSections } {
   return {
     application: {
-      fundingSearch: { id: 1, status: 1, amount: input.amount ?? '150000.00', period: 24, statusLabel: 'In Review', author: null, manager: null, useOfFunds: null, urgency: null },
+      fundingSearch: {
+        id: 1,
+        status: 1,
+        amount: input.amount ?? '150000.00',
+        period: 24,
+        statusLabel: 'In Review',
+        author: null,
+        manager: null,
+        useOfFunds: null,
+        urgency: null,
+      },
       fundingMatch: {
         id: 1,
         offerId: null,
@@ -109,7 +126,10 @@ interface RequiredFieldRule {
  * The matches a submission can go to with the fixtures' profiles (ACME's answers, no trading
  * history or directors): lenders whose required fields, for that product, ask for nothing more.
  */
-export async function submittableMatches(app: TestApp, matches: Array<{ lender: { id: number }; product: string }>): Promise<Array<{ lenderId: number; products: string[] }>> {
+export async function submittableMatches(
+  app: TestApp,
+  matches: Array<{ lender: { id: number }; product: string }>,
+): Promise<Array<{ lenderId: number; products: string[] }>> {
   const lenders = await app.runtime.database.prisma.lender.findMany({ where: { id: { in: matches.map((m) => m.lender.id) } } });
   const rulesOf = new Map(lenders.map((l) => [l.id, (l.requiredFields ?? []) as unknown as RequiredFieldRule[]]));
   return matches

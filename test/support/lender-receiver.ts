@@ -49,10 +49,11 @@ export async function startLenderReceiver(): Promise<LenderReceiver> {
     set answers(value) {
       receiver.answers = value;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   } as LenderReceiver;
 }
 

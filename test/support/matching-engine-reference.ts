@@ -2,7 +2,14 @@
  * The matching engine as it was before the index, verbatim but for its name and with the engine's own
  * type declarations: the oracle the property test compares the indexed engine with. Not used by the application.
  */
-import type { ApplicantFacts, MatchOptions, MatchOutcome, ProductCriteria, ProductMatch, ProductRejection } from '../../src/modules/matching/matching-engine.js';
+import type {
+  ApplicantFacts,
+  MatchOptions,
+  MatchOutcome,
+  ProductCriteria,
+  ProductMatch,
+  ProductRejection,
+} from '../../src/modules/matching/matching-engine.js';
 
 const GRADE_ORDER = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 type Grade = (typeof GRADE_ORDER)[number];
@@ -84,18 +91,41 @@ function assess(facts: ApplicantFacts, p: ProductCriteria, explain: boolean): { 
       () => `credit grade ${facts.grade} below the product's minimum ${p.minGrade}`,
     );
   }
-  if (p.excludedSectors.includes(facts.sector!)) check(false, () => '', () => `the product excludes the ${readable(facts.sector!)} sector`);
+  if (p.excludedSectors.includes(facts.sector!))
+    check(
+      false,
+      () => '',
+      () => `the product excludes the ${readable(facts.sector!)} sector`,
+    );
   if (p.requiredSectors.length) {
-    check(p.requiredSectors.includes(facts.sector!), () => `lends to the ${readable(facts.sector!)} sector`, () => `the product lends only to ${p.requiredSectors.map(readable).join(', ')}`);
+    check(
+      p.requiredSectors.includes(facts.sector!),
+      () => `lends to the ${readable(facts.sector!)} sector`,
+      () => `the product lends only to ${p.requiredSectors.map(readable).join(', ')}`,
+    );
   }
   if (p.companyTypes.length) {
-    check(p.companyTypes.includes(facts.companyType!), () => `lends to a ${readable(facts.companyType!)}`, () => `the product does not lend to a ${readable(facts.companyType!)}`);
+    check(
+      p.companyTypes.includes(facts.companyType!),
+      () => `lends to a ${readable(facts.companyType!)}`,
+      () => `the product does not lend to a ${readable(facts.companyType!)}`,
+    );
   }
-  if (p.countries.length && !p.countries.includes(facts.countryCode)) check(false, () => '', () => `the product lends only in ${p.countries.join(', ')}`);
+  if (p.countries.length && !p.countries.includes(facts.countryCode))
+    check(
+      false,
+      () => '',
+      () => `the product lends only in ${p.countries.join(', ')}`,
+    );
 
   const r = p.requirements;
   const need = (required: boolean | undefined, has: boolean | undefined, yes: string, no: string) => {
-    if (required) check(has === true, () => yes, () => no);
+    if (required)
+      check(
+        has === true,
+        () => yes,
+        () => no,
+      );
   };
   need(r.raisesInvoices, facts.raisesInvoices, 'raises invoices', 'the product needs invoices to finance (raiseInvoices)');
   need(r.cardPayments, facts.cardPayments, 'takes card payments', 'the product needs card payments (cardPayments)');
@@ -104,7 +134,8 @@ function assess(facts: ApplicantFacts, p: ProductCriteria, explain: boolean): { 
     check(
       (facts.averageCardSales ?? 0) >= minCardSales,
       () => `average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`,
-      () => `average card sales ${facts.averageCardSales === undefined ? 'unknown' : formatMoney(facts.averageCardSales, currency)} below the product's minimum ${formatMoney(minCardSales, currency)}`,
+      () =>
+        `average card sales ${facts.averageCardSales === undefined ? 'unknown' : formatMoney(facts.averageCardSales, currency)} below the product's minimum ${formatMoney(minCardSales, currency)}`,
     );
   }
   need(r.ownsAsset, facts.ownsAsset, 'the business owns assets', 'the product needs assets the business owns (businessOwnsAssets)');
@@ -114,7 +145,11 @@ function assess(facts: ApplicantFacts, p: ProductCriteria, explain: boolean): { 
   need(r.homeownerDirector, facts.homeowner, 'a director is a homeowner', 'the product needs a homeowner director (homeOwnership)');
   need(r.personalGuarantee, facts.personalGuarantee, 'a personal guarantee is offered', 'the product needs a personal guarantee (personalGuarantee)');
   if (facts.governmentBackedOnly) {
-    check(r.governmentBacked === true, () => 'a government-backed scheme', () => 'the applicant wants a government-backed loan; this product is not one');
+    check(
+      r.governmentBacked === true,
+      () => 'a government-backed scheme',
+      () => 'the applicant wants a government-backed loan; this product is not one',
+    );
   }
   return { passed, failed };
 }
@@ -134,7 +169,6 @@ function costOf(facts: ApplicantFacts, p: ProductCriteria): number {
   return Math.round(((p.annualRateMin + p.annualRateMax) / 2 + (p.arrangementFeePct + p.exitFeePct) / years) * 1000) / 1000;
 }
 
-
 export function matchProductsReference(facts: ApplicantFacts, products: readonly ProductCriteria[], options: MatchOptions = {}): MatchOutcome {
   const missing = ESSENTIAL.filter(([key]) => facts[key] === undefined).map(([, answer]) => answer);
   const wanted = options.productTypes?.length ? new Set(options.productTypes) : null;
@@ -152,7 +186,14 @@ export function matchProductsReference(facts: ApplicantFacts, products: readonly
     const { passed, failed } = assess(facts, p, explain);
     if (failed.length === 0) {
       const reasons = explain ? passed : options.reasons ? assess(facts, p, true).passed : [];
-      matches.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, likelihood: likelihoodOf(facts, p), costPct: costOf(facts, p), reasons });
+      matches.push({
+        productId: p.productId,
+        lenderId: p.lenderId,
+        productType: p.productType,
+        likelihood: likelihoodOf(facts, p),
+        costPct: costOf(facts, p),
+        reasons,
+      });
     } else if (explain) {
       rejections.push({ productId: p.productId, lenderId: p.lenderId, productType: p.productType, reasons: failed });
     }

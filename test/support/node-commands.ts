@@ -40,7 +40,10 @@ export function serviceOf(command: readonly string[] | undefined): string | unde
 export function nodeCommandProblems(at: string, command: readonly string[] | undefined, services: readonly string[]): string[] {
   if (!command) return [`${at}: no command (it would run the image's CMD, the all-in-one process)`];
   const [bin, file, ...rest] = command;
-  if (bin !== 'node') return [`${at}: ${JSON.stringify(command)} does not run node itself (npm as the process would stand between the signals and node, and re-check the build at every start)`];
+  if (bin !== 'node')
+    return [
+      `${at}: ${JSON.stringify(command)} does not run node itself (npm as the process would stand between the signals and node, and re-check the build at every start)`,
+    ];
   const script = scriptOf(command);
   if (!script) return [`${at}: ${file} is not the built file of a package.json script`];
   if (script === 'start:service') {

@@ -34,15 +34,17 @@ function resolve(schema: Schema, context: SchemaContext): Schema {
 /** allOf as one schema: properties and required merged (what our documents use allOf for). */
 function mergeAllOf(schema: Schema, context: SchemaContext): Schema {
   const { allOf, ...rest } = schema;
-  return (allOf as Schema[]).map((s) => resolve(s, context)).reduce<Schema>(
-    (merged, part) => ({
-      ...merged,
-      ...part,
-      properties: { ...merged.properties, ...part.properties },
-      required: [...(merged.required ?? []), ...(part.required ?? [])],
-    }),
-    rest,
-  );
+  return (allOf as Schema[])
+    .map((s) => resolve(s, context))
+    .reduce<Schema>(
+      (merged, part) => ({
+        ...merged,
+        ...part,
+        properties: { ...merged.properties, ...part.properties },
+        required: [...(merged.required ?? []), ...(part.required ?? [])],
+      }),
+      rest,
+    );
 }
 
 function stringFor(schema: Schema): fc.Arbitrary<string> {
@@ -129,7 +131,9 @@ function conformingUnnamed(schema: Schema, context: SchemaContext, depth: number
       const required: string[] = schema.required ?? [];
       const properties: Record<string, Schema> = schema.properties ?? {};
       const entries = Object.entries(properties).filter(([key]) => depth <= MAX_DEPTH || required.includes(key));
-      const record = fc.record(Object.fromEntries(entries.map(([key, s]) => [key, conforming(s, context, depth + 1, key)])), { requiredKeys: required.filter((k) => k in properties) });
+      const record = fc.record(Object.fromEntries(entries.map(([key, s]) => [key, conforming(s, context, depth + 1, key)])), {
+        requiredKeys: required.filter((k) => k in properties),
+      });
       const extra = schema.additionalProperties;
       if (extra === false || extra === undefined || entries.length > 0 || depth > MAX_DEPTH) return record;
       return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), conforming(extra, context, depth + 1), { maxKeys: 3 });
@@ -157,7 +161,11 @@ const hugeString = fc.oneof(
   fc.integer({ min: 1_000, max: 130_000 }).map((n) => '€𝄞'.repeat(n)),
 );
 
-const unicodeString = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('\u0000', '\uFEFF', '../../etc/passwd', "' OR 1=1 --", '%00', '${jndi:x}', '{{7*7}}'));
+const unicodeString = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('\u0000', '\uFEFF', '../../etc/passwd', "' OR 1=1 --", '%00', '${jndi:x}', '{{7*7}}'),
+);
 
 /** A valid value (from the schema, or a known good one) with one thing wrong with it. */
 function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
@@ -190,7 +198,12 @@ export function requestValue(schema: Schema, context: SchemaContext, good?: fc.A
   return fc.oneof(
     { arbitrary: valid, weight: good ? 3 : 5 },
     { arbitrary: mutated(valid), weight: good ? 1 : 3 },
-    ...(good ? [{ arbitrary: good, weight: 3 }, { arbitrary: mutated(good), weight: 2 }] : []),
+    ...(good
+      ? [
+          { arbitrary: good, weight: 3 },
+          { arbitrary: mutated(good), weight: 2 },
+        ]
+      : []),
     { arbitrary: fc.oneof(wrongTyped, fc.jsonValue({ maxDepth: 3 }), unicodeString), weight: 1 },
   );
 }

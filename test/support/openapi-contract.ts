@@ -49,7 +49,9 @@ export function contractViolation(method: string, url: string, status: number, c
   const violation = (message: string) => ({ method, path, status, message });
   // A path or method the API does not have is answered 404/405 as problem details (checked below).
   const operation = match?.methods[method.toLowerCase()];
-  const responses = operation?.responses ?? { default: { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } } } };
+  const responses = operation?.responses ?? {
+    default: { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } } },
+  };
   const response = responses[String(status)] ?? (status >= 400 ? responses.default : undefined);
   if (!response) return violation(`status ${status} is not declared for ${method} ${match?.path ?? path}`);
   if (!response.content) return bodyText === '' ? undefined : violation(`a ${status} of ${match?.path} has no body, but one was sent`);
@@ -66,7 +68,11 @@ export function contractViolation(method: string, url: string, status: number, c
   const key = `${match?.path ?? '*'} ${method} ${status} ${mediaType}`;
   let validate = validators.get(key);
   if (!validate) {
-    validate = ajv.compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `https://funding-gateway.invalid/responses/${validators.size}`, ...rewriteToDocument(declared.schema) } as object);
+    validate = ajv.compile({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: `https://funding-gateway.invalid/responses/${validators.size}`,
+      ...rewriteToDocument(declared.schema),
+    } as object);
     validators.set(key, validate);
   }
   if (validate(body)) return undefined;
@@ -78,7 +84,9 @@ function rewriteToDocument(schema: unknown): Record<string, unknown> {
   const walk = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(walk);
     if (typeof value !== 'object' || value === null) return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOCUMENT_ID}${v}` : walk(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOCUMENT_ID}${v}` : walk(v)]),
+    );
   };
   return walk(schema) as Record<string, unknown>;
 }
@@ -86,7 +94,8 @@ function rewriteToDocument(schema: unknown): Record<string, unknown> {
 /** Throws, failing the test, when a response breaks the contract. */
 export function assertContract(method: string, url: string, status: number, contentType: string | null, bodyText: string): void {
   const violation = contractViolation(method, url, status, contentType, bodyText);
-  if (violation) throw new Error(`REST response outside the OpenAPI document: ${violation.method} ${violation.path} → ${violation.status}: ${violation.message}`);
+  if (violation)
+    throw new Error(`REST response outside the OpenAPI document: ${violation.method} ${violation.path} → ${violation.status}: ${violation.message}`);
 }
 
 /**

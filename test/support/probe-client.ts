@@ -114,12 +114,9 @@ function namedKind(ref: TypeRef): string {
 
 /** Reads the gateway's root fields, so operations can be written without knowing result shapes. */
 export async function introspectRootFields(baseUrl: string, headers: Record<string, string>): Promise<RootFields> {
-  const res = await graphql<{ __schema: Record<string, { fields: Array<{ name: string; args: Array<{ name: string; type: TypeRef }>; type: TypeRef }> } | null> }>(
-    baseUrl,
-    INTROSPECTION,
-    {},
-    headers,
-  );
+  const res = await graphql<{
+    __schema: Record<string, { fields: Array<{ name: string; args: Array<{ name: string; type: TypeRef }>; type: TypeRef }> } | null>;
+  }>(baseUrl, INTROSPECTION, {}, headers);
   if (!res.data) throw new Error(`introspection failed: ${JSON.stringify(res.errors)}`);
   const read = (type: string): Map<string, RootField> =>
     new Map(
@@ -157,7 +154,12 @@ export interface EventCollector {
   close(): Promise<void>;
 }
 
-export async function collectEvents(baseUrl: string, query: string, variables: Record<string, unknown>, connectionParams: Record<string, string>): Promise<EventCollector> {
+export async function collectEvents(
+  baseUrl: string,
+  query: string,
+  variables: Record<string, unknown>,
+  connectionParams: Record<string, string>,
+): Promise<EventCollector> {
   const client = createClient({ url: `${baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: false, connectionParams });
   await new Promise<void>((resolve, reject) => {
     client.on('connected', () => resolve());

@@ -11,7 +11,8 @@ export type RestClient = Client<paths>;
 
 const contractCheck: Middleware = {
   async onResponse({ request, response }) {
-    if (response.status !== 302) assertContract(request.method, request.url, response.status, response.headers.get('content-type'), await response.clone().text());
+    if (response.status !== 302)
+      assertContract(request.method, request.url, response.status, response.headers.get('content-type'), await response.clone().text());
     return response;
   },
 };

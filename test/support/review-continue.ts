@@ -21,7 +21,11 @@ export async function applicationWithLink(app: TestApp, integrator: Integrator, 
   const auth = bearer((await platformToken(app, integrator.apiKey, tenantId)).access_token);
   const company = { registrationNumber: '09876543', ...(companyName ? { name: companyName } : {}) };
   expect((await postJson(`${app.url}${B}/profile`, { companyInformation: company }, auth)).status).toBe(201);
-  const created = await postJson(`${app.url}${B}/applications`, { ...ACME_APPLICATION, fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24 }, auth);
+  const created = await postJson(
+    `${app.url}${B}/applications`,
+    { ...ACME_APPLICATION, fundingAmount: { code: 'GBP', value: 150000 }, fundingPeriod: 24 },
+    auth,
+  );
   expect(created.status).toBe(201);
   const { id } = await created.json();
   const { continueUrl } = await (await postJson(`${app.url}${B}/applications/${id}/continue-url`, {}, auth)).json();

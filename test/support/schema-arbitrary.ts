@@ -16,7 +16,8 @@ function arbitraryFor(schema: Schema, root: Schema = schema): fc.Arbitrary<unkno
       return fc.integer({ min: schema.minimum ?? -1_000_000, max: 10_000_000 });
     case 'string':
       if (schema.format === 'email') return fc.emailAddress();
-      if (schema.format === 'date') return fc.date({ min: new Date('1950-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      if (schema.format === 'date')
+        return fc.date({ min: new Date('1950-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
       if (typeof schema.pattern === 'string' && schema.pattern !== '\\S') return fc.stringMatching(new RegExp(schema.pattern));
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: 40 });
     case 'object': {

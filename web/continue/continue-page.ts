@@ -11,7 +11,8 @@ function limitTicks(form: HTMLFormElement): void {
     const ticked = boxes.filter((b) => b.checked).length;
     const full = ticked >= max;
     for (const box of boxes) box.disabled = full && !box.checked;
-    if (message) message.textContent = full ? `You have chosen ${max}, the most you can choose. Untick one to choose another.` : `${ticked} of up to ${max} chosen.`;
+    if (message)
+      message.textContent = full ? `You have chosen ${max}, the most you can choose. Untick one to choose another.` : `${ticked} of up to ${max} chosen.`;
   };
   form.addEventListener('change', apply);
   apply();

@@ -6,7 +6,15 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatMoment } from '../shared/format.js';
-import type { ApiKeysQuery, CreateApiKeyMutation, CreateApiKeyMutationVariables, RevokeApiKeyMutation, RevokeApiKeyMutationVariables, RotateApiKeyMutation, RotateApiKeyMutationVariables } from './generated/graphql.js';
+import type {
+  ApiKeysQuery,
+  CreateApiKeyMutation,
+  CreateApiKeyMutationVariables,
+  RevokeApiKeyMutation,
+  RevokeApiKeyMutationVariables,
+  RotateApiKeyMutation,
+  RotateApiKeyMutationVariables,
+} from './generated/graphql.js';
 import { graphql } from './graphql-api.js';
 import { API_KEYS, CREATE_API_KEY, REVOKE_API_KEY, ROTATE_API_KEY } from './console-queries.js';
 import { app, attempt, focusAfterRender, token, update } from './app.js';
@@ -14,7 +22,18 @@ import { app, attempt, focusAfterRender, token, update } from './app.js';
 type Key = ApiKeysQuery['apiKeys'][number];
 
 /** The scopes a key may hold (spec 2.5), and those only an account admin may hand out. */
-const SCOPES = ['profile:read', 'profile:write', 'questionnaire:read', 'questionnaire:write', 'funding:read', 'funding:write', 'scoring:read', 'offline_access', 'profile:multiples', 'insights:read'] as const;
+const SCOPES = [
+  'profile:read',
+  'profile:write',
+  'questionnaire:read',
+  'questionnaire:write',
+  'funding:read',
+  'funding:write',
+  'scoring:read',
+  'offline_access',
+  'profile:multiples',
+  'insights:read',
+] as const;
 const ADMIN_ONLY_SCOPES: readonly string[] = ['profile:multiples', 'insights:read'];
 
 const keys = {
@@ -41,7 +60,10 @@ function secretPanel(): TemplateResult | typeof nothing {
     <h3 id="secret-title" tabindex="-1">${secret.rotated ? `New secret of ${secret.name}` : `API key ${secret.name} created`}</h3>
     <p>Copy it now: it is shown this once and cannot be read again.${secret.rotated ? ' The old secret no longer works.' : ''}</p>
     <p><code data-testid="secret">${secret.key}</code></p>
-    <button type="button" @click=${() => { keys.secret = null; update(); }}>I have copied it</button>
+    <button type="button" @click=${() => {
+      keys.secret = null;
+      update();
+    }}>I have copied it</button>
   </div>`;
 }
 
@@ -102,7 +124,10 @@ export function apiKeysView(): TemplateResult {
     <h3>New key</h3>
     ${createForm()}
     <h3>The account's keys</h3>
-    ${keys.rows.length === 0 ? html`<p class="muted">No API keys yet.</p>` : html`<table class="stacked" data-testid="api-keys">
+    ${
+      keys.rows.length === 0
+        ? html`<p class="muted">No API keys yet.</p>`
+        : html`<table class="stacked" data-testid="api-keys">
       <thead><tr><th scope="col">Name</th><th scope="col">Key id</th><th scope="col">Scopes</th><th scope="col">Last used</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${keys.rows.map(
         (k) => html`<tr data-testid="key-${k.keyPrefix}" data-revoked=${k.revokedAt ? 'true' : 'false'}>
@@ -115,6 +140,7 @@ export function apiKeysView(): TemplateResult {
           <td data-label="">${k.revokedAt ? nothing : html`<button type="button" @click=${() => rotate(k)} aria-label="Rotate ${k.name}">Rotate</button> <button type="button" @click=${() => revoke(k)} aria-label="Revoke ${k.name}">Revoke</button>`}</td>
         </tr>`,
       )}</tbody>
-    </table>`}
+    </table>`
+    }
   </section>`;
 }

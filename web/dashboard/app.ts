@@ -61,11 +61,9 @@ export async function attempt(action: () => Promise<void>, done?: string): Promi
   update();
 }
 
-
 export const numberOrUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : Number(value));
 
 export const money = (value: number | null) => (value === null ? '—' : formatMoney(value));
-
 
 /** The most rows a list view shows, and the board's page: the largest page the API answers. */
 export const LIST_PAGE = 200;

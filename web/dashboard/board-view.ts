@@ -9,7 +9,17 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Client } from 'graphql-ws';
-import type { BoardOfferFieldsFragment, BoardQuery, BoardQueryVariables, BoardRowQuery, BoardRowQueryVariables, HistoryQuery, HistoryQueryVariables, LenderApplicationFilter, LenderApplicationOrder } from './generated/graphql.js';
+import type {
+  BoardOfferFieldsFragment,
+  BoardQuery,
+  BoardQueryVariables,
+  BoardRowQuery,
+  BoardRowQueryVariables,
+  HistoryQuery,
+  HistoryQueryVariables,
+  LenderApplicationFilter,
+  LenderApplicationOrder,
+} from './generated/graphql.js';
 import { graphql, openLiveConnection } from './graphql-api.js';
 import { APPLICATION_STATUSES, BOARD, BOARD_ROW, HISTORY } from './board-queries.js';
 import { app, attempt, endSession, enumLabel, focusAfterRender, lenderName, money, token, update } from './app.js';
@@ -66,7 +76,8 @@ function boardFilter(extra: LenderApplicationFilter = {}, withStatus = true): Le
 const boardOrder = (): LenderApplicationOrder => ({ field: board.order.field, direction: board.order.direction });
 
 async function boardPage(filter: LenderApplicationFilter, after?: string, first = BOARD_PAGE): Promise<BoardPage> {
-  return (await graphql<BoardQuery, BoardQueryVariables>(token(), BOARD, { filter, first, orderBy: boardOrder(), ...(after ? { after } : {}) })).lenderApplicationBoard;
+  return (await graphql<BoardQuery, BoardQueryVariables>(token(), BOARD, { filter, first, orderBy: boardOrder(), ...(after ? { after } : {}) }))
+    .lenderApplicationBoard;
 }
 
 /** The current page (from `board.after`) with its total and counts. */
@@ -100,7 +111,9 @@ async function previousPage(): Promise<void> {
 }
 
 function announce(row: BoardRow | undefined, applicationId: number): void {
-  board.announcement = row ? `Application ${row.id} (${row.companyName ?? 'no company name'}) is now ${row.status}.` : `Application ${applicationId} changed and no longer matches the filter.`;
+  board.announcement = row
+    ? `Application ${row.id} (${row.companyName ?? 'no company name'}) is now ${row.status}.`
+    : `Application ${applicationId} changed and no longer matches the filter.`;
   board.highlighted.add(applicationId);
   setTimeout(() => {
     board.highlighted.delete(applicationId);
@@ -172,15 +185,43 @@ async function openHistory(applicationId: number): Promise<void> {
 /** Every row of the current filter and order, page after page, as a CSV download. */
 async function exportCsv(): Promise<void> {
   const rows: BoardRow[] = [];
-  for (let after: string | undefined; ; ) {
+  for (let after: string | undefined; ;) {
     const page = await boardPage(boardFilter(), after, 200);
     rows.push(...page.nodes);
     if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) break;
     after = page.pageInfo.endCursor;
   }
   const csv = csvOf(
-    ['Application', 'Company', 'Company number', 'Lender', 'Lender reference', 'Product', 'Amount', 'Status', 'Acknowledged at', 'In status since', 'Offer reference', 'Created', 'Last change'],
-    rows.map((r) => [r.id, r.companyName, r.companyNumber, r.lenderName, r.reference, r.productType, r.amount, r.status, r.acknowledgedAt, r.statusChangedAt, r.offer?.reference ?? null, r.createdAt, r.updatedAt]),
+    [
+      'Application',
+      'Company',
+      'Company number',
+      'Lender',
+      'Lender reference',
+      'Product',
+      'Amount',
+      'Status',
+      'Acknowledged at',
+      'In status since',
+      'Offer reference',
+      'Created',
+      'Last change',
+    ],
+    rows.map((r) => [
+      r.id,
+      r.companyName,
+      r.companyNumber,
+      r.lenderName,
+      r.reference,
+      r.productType,
+      r.amount,
+      r.status,
+      r.acknowledgedAt,
+      r.statusChangedAt,
+      r.offer?.reference ?? null,
+      r.createdAt,
+      r.updatedAt,
+    ]),
   );
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
@@ -196,7 +237,15 @@ function offerTerms(offer: BoardOfferFieldsFragment): string {
   return parts.join(', ');
 }
 
-const SECONDS = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'Europe/London' });
+const SECONDS = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'Europe/London',
+});
 const toSecond = (iso: string) => SECONDS.format(new Date(iso));
 
 function duration(ms: number): string {
@@ -229,7 +278,10 @@ const COLUMNS: Array<{ label: string; sort?: SortField }> = [
 ];
 
 function sortBy(field: SortField): void {
-  board.order = board.order.field === field ? { field, direction: board.order.direction === 'ASC' ? 'DESC' : 'ASC' } : { field, direction: field === 'COMPANY' || field === 'STATUS' ? 'ASC' : 'DESC' };
+  board.order =
+    board.order.field === field
+      ? { field, direction: board.order.direction === 'ASC' ? 'DESC' : 'ASC' }
+      : { field, direction: field === 'COMPANY' || field === 'STATUS' ? 'ASC' : 'DESC' };
   void attempt(loadBoard);
 }
 
@@ -269,9 +321,11 @@ export function boardView(): TemplateResult {
   const firstRow = board.previous.length * BOARD_PAGE + 1;
   return html`<section aria-labelledby="board-title" class="board">
     <h2 id="board-title">Lender applications</h2>
-    ${board.connection === 'reconnecting'
-      ? html`<div class="banner" role="alert" data-testid="stale-banner">Live updates have stopped: reconnecting. Rows marked “stale” may be out of date.</div>`
-      : nothing}
+    ${
+      board.connection === 'reconnecting'
+        ? html`<div class="banner" role="alert" data-testid="stale-banner">Live updates have stopped: reconnecting. Rows marked “stale” may be out of date.</div>`
+        : nothing
+    }
     <p class="sr-only" aria-live="polite" data-testid="announcement">${board.announcement}</p>
     <form class="filters" role="search" @submit=${searched}>
       <div><label for="board-search">Search</label>
@@ -289,7 +343,13 @@ export function boardView(): TemplateResult {
         </select></div>
       <div><label for="service-level">Service level (hours)</label>
         <input id="service-level" type="number" min="1" step="1" .value=${String(serviceLevelHours())} @change=${serviceLevelChanged} /></div>
-      <button type="button" ?disabled=${board.exporting} @click=${() => { board.exporting = true; void attempt(exportCsv).finally(() => { board.exporting = false; update(); }); }}>Export CSV</button>
+      <button type="button" ?disabled=${board.exporting} @click=${() => {
+        board.exporting = true;
+        void attempt(exportCsv).finally(() => {
+          board.exporting = false;
+          update();
+        });
+      }}>Export CSV</button>
     </form>
     <ul class="chips" aria-label="Filter by status" data-testid="status-chips">
       <li><button type="button" aria-pressed=${board.filter.status === '' ? 'true' : 'false'} @click=${() => chip('')}>All <span data-testid="count-all">${allCount}</span></button></li>
@@ -301,7 +361,9 @@ export function boardView(): TemplateResult {
       <tbody>
         ${board.rows.length === 0 ? html`<tr><td colspan="11" class="muted">No lender applications.</td></tr>` : nothing}
         ${board.rows.map(
-          (row) => html`<tr data-testid="row-${row.id}" data-status=${row.status} class=${board.highlighted.has(row.id) ? 'highlight' : ''} data-highlighted=${board.highlighted.has(row.id) ? 'true' : 'false'} data-stale=${board.stale ? 'true' : 'false'}>
+          (
+            row,
+          ) => html`<tr data-testid="row-${row.id}" data-status=${row.status} class=${board.highlighted.has(row.id) ? 'highlight' : ''} data-highlighted=${board.highlighted.has(row.id) ? 'true' : 'false'} data-stale=${board.stale ? 'true' : 'false'}>
             <td data-label="Application">${row.id}${board.stale ? html` <span class="stale-marker">stale</span>` : nothing}</td>
             <td data-label="Company">${row.companyName ?? '—'}${row.companyNumber ? html`<br /><span class="muted">${row.companyNumber}</span>` : nothing}</td>
             <td data-label="Lender">${row.lenderName}${row.reference ? html`<br /><span class="muted">ref ${row.reference}</span>` : nothing}</td>
@@ -329,9 +391,11 @@ export function boardView(): TemplateResult {
 function historyView(applicationId: number, entries: HistoryEntry[]): TemplateResult {
   const describe = (e: HistoryEntry) => {
     // A change that stays In Review is the lender's acknowledgement (spec 3: the status is unchanged).
-    if (e.kind === 'STATUS' && e.fromStatus === 'In Review' && e.status === 'In Review') return `Acknowledged by the lender (${e.status})${e.comment ? `: ${e.comment}` : ''}`;
+    if (e.kind === 'STATUS' && e.fromStatus === 'In Review' && e.status === 'In Review')
+      return `Acknowledged by the lender (${e.status})${e.comment ? `: ${e.comment}` : ''}`;
     if (e.kind === 'STATUS') return `${e.fromStatus ?? 'new'} → ${e.status}${e.reason ? ` (${e.reason})` : ''}${e.comment ? `: ${e.comment}` : ''}`;
-    if (e.kind === 'OFFER') return `Offer ${e.offer?.reference} ${e.status}: ${e.offer ? offerTerms(e.offer) : ''}${e.replacedAt ? ` — replaced ${toSecond(e.replacedAt)}` : ''}`;
+    if (e.kind === 'OFFER')
+      return `Offer ${e.offer?.reference} ${e.status}: ${e.offer ? offerTerms(e.offer) : ''}${e.replacedAt ? ` — replaced ${toSecond(e.replacedAt)}` : ''}`;
     return `Client ${e.status?.toLowerCase()} offer ${e.offer?.reference}`;
   };
   const close = () => {

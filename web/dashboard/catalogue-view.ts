@@ -4,7 +4,13 @@
  * field keeps the others), a lender's webhook URLs (prefilled, never its secrets) and new lenders.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { CreateLenderMutation, LenderSettingsQuery, SaveProductMutation, UpdateLenderMutation, UpdateLenderMutationVariables } from './generated/graphql.js';
+import type {
+  CreateLenderMutation,
+  LenderSettingsQuery,
+  SaveProductMutation,
+  UpdateLenderMutation,
+  UpdateLenderMutationVariables,
+} from './generated/graphql.js';
 import { graphql } from './graphql-api.js';
 import { CREATE_LENDER, LENDER_SETTINGS, PRODUCT_TYPES, SAVE_PRODUCT, UPDATE_LENDER } from './catalogue-queries.js';
 import { app, attempt, enumLabel, focusAfterRender, formValues, loadLenders, numberOrUndefined, token, update } from './app.js';
@@ -67,7 +73,9 @@ async function saveProduct(form: HTMLFormElement): Promise<void> {
 
 async function createLender(form: HTMLFormElement): Promise<void> {
   const v = formValues(form);
-  await graphql<CreateLenderMutation>(token(), CREATE_LENDER, { input: { name: v.name, priceBand: v.priceBand, responseTimeHours: numberOrUndefined(v.responseTimeHours) } });
+  await graphql<CreateLenderMutation>(token(), CREATE_LENDER, {
+    input: { name: v.name, priceBand: v.priceBand, responseTimeHours: numberOrUndefined(v.responseTimeHours) },
+  });
   await loadLenders();
   form.reset();
 }
@@ -112,7 +120,9 @@ export function catalogueView(): TemplateResult {
     <table class="stacked" data-testid="lenders">
       <thead><tr><th scope="col">Lender</th><th scope="col">Price band</th><th scope="col">Response time</th><th scope="col">Products</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${app.lenders.map(
-        (l) => html`<tr><td data-label="Lender">${l.name}</td><td data-label="Price band">${enumLabel(l.priceBand)}</td><td data-label="Response time">${l.responseTimeHours} h</td>
+        (
+          l,
+        ) => html`<tr><td data-label="Lender">${l.name}</td><td data-label="Price band">${enumLabel(l.priceBand)}</td><td data-label="Response time">${l.responseTimeHours} h</td>
           <td data-label="Products"><ul class="products">${l.products.map(
             (p) => html`<li>${p.name} <span class="muted">(${enumLabel(p.productType)}${p.instantOffer ? ', instant offer' : ''})</span>
               <button type="button" class="link" @click=${() => edit(l.id, p.productType)} aria-label="Edit terms of ${p.name} (${l.name})">Edit terms</button></li>`,
@@ -121,9 +131,11 @@ export function catalogueView(): TemplateResult {
       )}</tbody>
     </table>
     <h3 id="product-form-title" tabindex="-1">${terms ? `Edit ${terms.name}` : 'Save a product'}</h3>
-    <p class="muted">${terms
-      ? 'Shows the product’s current terms; saving replaces them (criteria, fees and pricing not shown here are kept).'
-      : 'Creates the lender’s product of that type, or replaces its terms.'} Amounts in pounds, rates in % a year.</p>
+    <p class="muted">${
+      terms
+        ? 'Shows the product’s current terms; saving replaces them (criteria, fees and pricing not shown here are kept).'
+        : 'Creates the lender’s product of that type, or replaces its terms.'
+    } Amounts in pounds, rates in % a year.</p>
     <form class="grid" aria-label="Save a product" data-testid="product-form" @submit=${onSubmit(saveProduct, 'Product saved.')}>
       <div><label for="product-lender">Lender</label><select id="product-lender" name="lenderId" required @change=${productFormChanged}>${app.lenders.map((l) => html`<option value=${String(l.id)} ?selected=${l.id === open.lenderId}>${l.name}</option>`)}</select></div>
       <div><label for="product-type">Product type</label><select id="product-type" name="productType" required @change=${productFormChanged}>${PRODUCT_TYPES.map((t) => html`<option value=${t} ?selected=${t === open.productType}>${enumLabel(t)}</option>`)}</select></div>
@@ -142,7 +154,10 @@ export function catalogueView(): TemplateResult {
     <h3 id="webhook-form-title" tabindex="-1">Webhook URLs${webhooks ? ` of ${webhooks.name}` : ' of a lender'}</h3>
     <p class="muted">Checked against the webhook URL policy (http or https; no private networks unless this deployment allows them). The signing secret is never shown.</p>
     <form class="grid" aria-label="Webhook URLs" data-testid="webhook-form" @submit=${onSubmit(setWebhookUrls, 'Webhook URLs saved.')}>
-      <div><label for="webhook-lender">Lender</label><select id="webhook-lender" name="lenderId" required @change=${(e: Event) => { catalogue.webhookLenderId = Number((e.target as HTMLSelectElement).value); update(); }}>
+      <div><label for="webhook-lender">Lender</label><select id="webhook-lender" name="lenderId" required @change=${(e: Event) => {
+        catalogue.webhookLenderId = Number((e.target as HTMLSelectElement).value);
+        update();
+      }}>
         ${webhooks ? nothing : html`<option value="" selected disabled>Choose a lender</option>`}
         ${app.lenders.map((l) => html`<option value=${String(l.id)} ?selected=${l.id === catalogue.webhookLenderId}>${l.name}</option>`)}</select></div>
       <div><label for="webhook-application">Application URL</label><input id="webhook-application" name="applicationUrl" type="url" required .value=${webhooks?.applicationUrl ?? ''}></div>

@@ -5,7 +5,14 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatMoment } from '../shared/format.js';
-import type { DeliveriesQuery, DeliveriesQueryVariables, DeliverySummaryQuery, DeliverySummaryQueryVariables, RedeliverMutation, RedeliverMutationVariables } from './generated/graphql.js';
+import type {
+  DeliveriesQuery,
+  DeliveriesQueryVariables,
+  DeliverySummaryQuery,
+  DeliverySummaryQueryVariables,
+  RedeliverMutation,
+  RedeliverMutationVariables,
+} from './generated/graphql.js';
 import { graphql } from './graphql-api.js';
 import { DELIVERIES, DELIVERY_SUMMARY, REDELIVER } from './deliveries-queries.js';
 import { attempt, enumLabel, lenderName, LIST_PAGE, token, urlWithBreaks } from './app.js';
@@ -99,9 +106,14 @@ export function deliveriesView(): TemplateResult {
               <td data-label="Event">${enumLabel(d.event)}</td>
               <td data-label="Status"><span class="badge" data-status=${d.status}>${d.status === 'FAILED' ? 'retrying' : enumLabel(d.status)}</span></td>
               <td data-label="Attempts">
-                ${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}${d.attemptLog.length === 0 ? nothing : html`<ol class="attempts" aria-label="Attempts, newest first">${d.attemptLog.map(
-                  (a) => html`<li><time datetime=${a.attemptedAt}>${formatMoment(a.attemptedAt)}</time>: ${a.statusCode ?? 'no answer'}, ${a.latencyMs} ms${a.error ? html` <span class="muted">${a.error}</span>` : nothing}</li>`,
-                )}</ol>`}
+                ${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}${
+                  d.attemptLog.length === 0
+                    ? nothing
+                    : html`<ol class="attempts" aria-label="Attempts, newest first">${d.attemptLog.map(
+                        (a) =>
+                          html`<li><time datetime=${a.attemptedAt}>${formatMoment(a.attemptedAt)}</time>: ${a.statusCode ?? 'no answer'}, ${a.latencyMs} ms${a.error ? html` <span class="muted">${a.error}</span>` : nothing}</li>`,
+                      )}</ol>`
+                }
               </td>
               <td data-label="Next attempt">${d.nextAttemptAt ? formatMoment(d.nextAttemptAt) : d.deliveredAt ? html`delivered ${formatMoment(d.deliveredAt)}` : '—'}</td>
               <td data-label="URL"><code>${urlWithBreaks(d.url)}</code></td>

@@ -24,7 +24,11 @@ export class ApiError extends Error {
 }
 
 /** One query or mutation; TResult and TVariables are the operation's generated types (./generated/graphql.ts). */
-export async function graphql<TResult, TVariables extends object = Record<string, unknown>>(token: string, query: string, variables?: TVariables): Promise<TResult> {
+export async function graphql<TResult, TVariables extends object = Record<string, unknown>>(
+  token: string,
+  query: string,
+  variables?: TVariables,
+): Promise<TResult> {
   const res = await fetch('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },

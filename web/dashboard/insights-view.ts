@@ -33,7 +33,10 @@ type QueueStanding = ReviewQueueStandingQuery['reviewQueueStanding'];
 type DeliveryHealth = DeliverySummaryQuery['webhookDeliverySummary'];
 
 /** Days or weeks shown, ending with the current one. */
-const PERIODS: Record<Bucket, { count: number; label: string }> = { DAY: { count: 14, label: 'Last 14 days, by day' }, WEEK: { count: 12, label: 'Last 12 weeks, by week' } };
+const PERIODS: Record<Bucket, { count: number; label: string }> = {
+  DAY: { count: 14, label: 'Last 14 days, by day' },
+  WEEK: { count: 12, label: 'Last 12 weeks, by week' },
+};
 
 /** Status colours (never the only signal: the legend and the tables name every status). */
 const STATUS_COLOURS: Record<string, string> = {
@@ -76,7 +79,9 @@ export async function loadInsights(): Promise<void> {
     graphql<LenderResponseTimesQuery, LenderResponseTimesQueryVariables>(token(), LENDER_RESPONSE_TIMES, { window }),
     staff ? graphql<ReviewQueueStandingQuery>(token(), REVIEW_QUEUE_STANDING) : Promise.resolve(null),
     // Deliveries are the platform's to lenders: staff only, as in the deliveries view.
-    staff ? graphql<DeliverySummaryQuery, DeliverySummaryQueryVariables>(token(), DELIVERY_SUMMARY, { hours: windowHours(insights.bucket) }) : Promise.resolve(null),
+    staff
+      ? graphql<DeliverySummaryQuery, DeliverySummaryQueryVariables>(token(), DELIVERY_SUMMARY, { hours: windowHours(insights.bucket) })
+      : Promise.resolve(null),
   ]);
   insights.pipeline = pipeline.applicationsByStatus;
   insights.responseTimes = times.lenderResponseTimes;
@@ -191,9 +196,10 @@ function pipelineFigure(pipeline: Pipeline): TemplateResult {
     <caption class="sr-only">Applications that moved into each status, per ${bucket === 'WEEK' ? 'week' : 'day'}</caption>
     <thead><tr><th scope="col">${bucket === 'WEEK' ? 'Week' : 'Day'}</th>${statuses.map((s) => html`<th scope="col">${s}</th>`)}<th scope="col">${ACKNOWLEDGED_LABEL}</th></tr></thead>
     <tbody>${pipeline.periods.map(
-      (p) => html`<tr data-period=${p.start}><th scope="row" data-label=${bucket === 'WEEK' ? 'Week' : 'Day'}>${periodLabel(p.start, bucket)}</th>${p.counts.map(
-        (c) => html`<td data-label=${c.status} data-status=${c.status}>${c.applications}</td>`,
-      )}<td data-label=${ACKNOWLEDGED_LABEL} data-value="acknowledged">${p.acknowledged}</td></tr>`,
+      (p) =>
+        html`<tr data-period=${p.start}><th scope="row" data-label=${bucket === 'WEEK' ? 'Week' : 'Day'}>${periodLabel(p.start, bucket)}</th>${p.counts.map(
+          (c) => html`<td data-label=${c.status} data-status=${c.status}>${c.applications}</td>`,
+        )}<td data-label=${ACKNOWLEDGED_LABEL} data-value="acknowledged">${p.acknowledged}</td></tr>`,
     )}</tbody>
   </table>`;
   return figure(
@@ -237,7 +243,9 @@ function responseTimesFigure(rows: ResponseTimes): TemplateResult {
   return figure(
     'response-times',
     'Time to acknowledgement and to offer',
-    rows.length === 0 ? 'No lender answered in the window.' : 'Per lender, from submission to its first acknowledgement and first offer that came in the window: median and 90th percentile.',
+    rows.length === 0
+      ? 'No lender answered in the window.'
+      : 'Per lender, from submission to its first acknowledgement and first offer that came in the window: median and 90th percentile.',
     html`<canvas role="img" aria-label="Bar chart of each lender's median and 90th percentile hours to acknowledgement and to offer; the numbers are in the table below" ${chartOf('response-times', config)}></canvas>`,
     table,
   );
@@ -246,7 +254,10 @@ function responseTimesFigure(rows: ResponseTimes): TemplateResult {
 function reviewQueueFigure(queue: QueueStanding): TemplateResult {
   const config = (): ChartConfiguration<'bar'> => ({
     type: 'bar',
-    data: { labels: queue.ageBands.map((b) => b.label), datasets: [{ label: 'Selections waiting', data: queue.ageBands.map((b) => b.selections), backgroundColor: '#0b5cad' }] },
+    data: {
+      labels: queue.ageBands.map((b) => b.label),
+      datasets: [{ label: 'Selections waiting', data: queue.ageBands.map((b) => b.selections), backgroundColor: '#0b5cad' }],
+    },
     options: { ...BASE_OPTIONS, plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
   });
   const table = html`<table class="stacked" data-testid="review-queue-table">
@@ -271,9 +282,20 @@ function deliveryFigure(rows: DeliveryHealth): TemplateResult {
     type: 'bar',
     data: {
       labels: attempted.map((r) => r.lenderName),
-      datasets: [{ label: 'Delivered (%)', data: attempted.map((r) => Math.round(r.successRate! * 1000) / 10), backgroundColor: attempted.map((r) => (r.successRate! < 0.95 ? '#a40e26' : '#116329')) }],
+      datasets: [
+        {
+          label: 'Delivered (%)',
+          data: attempted.map((r) => Math.round(r.successRate! * 1000) / 10),
+          backgroundColor: attempted.map((r) => (r.successRate! < 0.95 ? '#a40e26' : '#116329')),
+        },
+      ],
     },
-    options: { ...BASE_OPTIONS, indexAxis: 'y', plugins: { legend: { display: false } }, scales: { x: { beginAtZero: true, max: 100, title: { display: true, text: 'Deliveries delivered (%)' } } } },
+    options: {
+      ...BASE_OPTIONS,
+      indexAxis: 'y',
+      plugins: { legend: { display: false } },
+      scales: { x: { beginAtZero: true, max: 100, title: { display: true, text: 'Deliveries delivered (%)' } } },
+    },
   });
   const table = html`<table class="stacked" data-testid="delivery-success-table">
     <caption class="sr-only">Each lender's webhook deliveries in the window by outcome, and the share delivered</caption>
@@ -289,7 +311,9 @@ function deliveryFigure(rows: DeliveryHealth): TemplateResult {
   return figure(
     'delivery-success',
     'Webhook delivery success',
-    rows.length === 0 ? 'No deliveries in the window.' : 'Per lender, the share of deliveries made in the window that reached it (delivered / delivered, retrying and dead); under 95% in red, failing lenders first.',
+    rows.length === 0
+      ? 'No deliveries in the window.'
+      : 'Per lender, the share of deliveries made in the window that reached it (delivered / delivered, retrying and dead); under 95% in red, failing lenders first.',
     html`<canvas role="img" aria-label="Bar chart of each lender's webhook delivery success rate; the numbers are in the table below" ${chartOf('delivery-success', config)}></canvas>`,
     table,
   );

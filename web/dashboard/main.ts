@@ -43,12 +43,47 @@ const integrator = (s: Session) => !s.staff;
 const TABS: TabRow[] = [
   { tab: 'board', label: 'Applications', shown: () => true, load: loadBoard, view: boardView, close: closeBoard },
   { tab: 'insights', label: 'Insights', shown: () => true, load: loadInsights, view: insightsView, close: closeInsights },
-  { tab: 'reviews', label: 'Review queue', shown: (s) => s.staff, load: () => Promise.all([loadReviews(), loadLenders()]), view: reviewsView, close: closeReviews },
-  { tab: 'deliveries', label: 'Deliveries', shown: (s) => s.staff, load: () => Promise.all([loadDeliveries(), loadLenders()]), view: deliveriesView, close: closeDeliveries },
+  {
+    tab: 'reviews',
+    label: 'Review queue',
+    shown: (s) => s.staff,
+    load: () => Promise.all([loadReviews(), loadLenders()]),
+    view: reviewsView,
+    close: closeReviews,
+  },
+  {
+    tab: 'deliveries',
+    label: 'Deliveries',
+    shown: (s) => s.staff,
+    load: () => Promise.all([loadDeliveries(), loadLenders()]),
+    view: deliveriesView,
+    close: closeDeliveries,
+  },
   { tab: 'catalogue', label: 'Lender catalogue', shown: (s) => s.admin, load: loadCatalogue, view: catalogueView, close: closeCatalogue },
-  { tab: 'apiKeys', label: 'API keys', shown: (s) => integrator(s) && s.scopes.includes('api_keys:read'), load: loadApiKeys, view: apiKeysView, close: closeApiKeys },
-  { tab: 'tenants', label: 'Tenants', shown: (s) => integrator(s) && s.scopes.includes('tenants:read'), load: loadTenants, view: tenantsView, close: closeTenants },
-  { tab: 'requestLog', label: 'Request log', shown: (s) => integrator(s) && s.scopes.includes('request_log:read'), load: () => loadRequestLog(), view: requestLogView, close: closeRequestLog },
+  {
+    tab: 'apiKeys',
+    label: 'API keys',
+    shown: (s) => integrator(s) && s.scopes.includes('api_keys:read'),
+    load: loadApiKeys,
+    view: apiKeysView,
+    close: closeApiKeys,
+  },
+  {
+    tab: 'tenants',
+    label: 'Tenants',
+    shown: (s) => integrator(s) && s.scopes.includes('tenants:read'),
+    load: loadTenants,
+    view: tenantsView,
+    close: closeTenants,
+  },
+  {
+    tab: 'requestLog',
+    label: 'Request log',
+    shown: (s) => integrator(s) && s.scopes.includes('request_log:read'),
+    load: () => loadRequestLog(),
+    view: requestLogView,
+    close: closeRequestLog,
+  },
 ];
 
 const rowOf = (tab: Tab) => TABS.find((row) => row.tab === tab)!;
@@ -91,7 +126,6 @@ function signInView(): TemplateResult {
     ${problemView()}
   </main>`;
 }
-
 
 function view(): TemplateResult {
   const session = app.session;

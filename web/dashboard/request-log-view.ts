@@ -43,7 +43,8 @@ function problemText(problem: string): string {
   }
 }
 
-const credentialOf = (e: Entry) => `${e.credentialKind.replace('_', ' ')}${e.apiKeyId ? ` key ${e.apiKeyId}` : e.userId ? ` user ${e.userId}` : ''}${e.tenantId ? `, tenant ${e.tenantId}` : ''}`;
+const credentialOf = (e: Entry) =>
+  `${e.credentialKind.replace('_', ' ')}${e.apiKeyId ? ` key ${e.apiKeyId}` : e.userId ? ` user ${e.userId}` : ''}${e.tenantId ? `, tenant ${e.tenantId}` : ''}`;
 
 export function requestLogView(): TemplateResult {
   const apply = (event: SubmitEvent) => {
@@ -66,7 +67,13 @@ export function requestLogView(): TemplateResult {
     <form class="grid" aria-label="Filter requests" @submit=${apply}>
       <div><label for="log-outcome">Outcome</label>
         <select id="log-outcome" name="outcome">
-          ${[['', 'All'], ['FAILED', 'Failed (4xx, 5xx)'], ['CLIENT_ERROR', 'Client errors (4xx)'], ['SERVER_ERROR', 'Server errors (5xx)'], ['SUCCEEDED', 'Succeeded']].map(([value, label]) => html`<option value=${value!} ?selected=${(f.outcome ?? '') === value}>${label}</option>`)}
+          ${[
+            ['', 'All'],
+            ['FAILED', 'Failed (4xx, 5xx)'],
+            ['CLIENT_ERROR', 'Client errors (4xx)'],
+            ['SERVER_ERROR', 'Server errors (5xx)'],
+            ['SUCCEEDED', 'Succeeded'],
+          ].map(([value, label]) => html`<option value=${value!} ?selected=${(f.outcome ?? '') === value}>${label}</option>`)}
         </select></div>
       <div><label for="log-status">Status</label><input id="log-status" name="status" type="number" min="100" max="599" .value=${f.status === undefined || f.status === null ? '' : String(f.status)}></div>
       <div><label for="log-route">Route contains</label><input id="log-route" name="route" .value=${f.route ?? ''}></div>
@@ -74,7 +81,10 @@ export function requestLogView(): TemplateResult {
       <div><label for="log-request-id">Request id</label><input id="log-request-id" name="requestId" .value=${f.requestId ?? ''}></div>
       <div><button type="submit">Apply</button></div>
     </form>
-    ${log.rows.length === 0 ? html`<p class="muted">No requests match.</p>` : html`<table class="stacked" data-testid="request-log">
+    ${
+      log.rows.length === 0
+        ? html`<p class="muted">No requests match.</p>`
+        : html`<table class="stacked" data-testid="request-log">
       <thead><tr><th scope="col">Time</th><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Latency</th><th scope="col">Credential</th><th scope="col">Request id</th></tr></thead>
       <tbody>${log.rows.map(
         (e) => html`<tr data-testid="request-${e.requestId}" data-status=${String(e.status)}>
@@ -87,6 +97,7 @@ export function requestLogView(): TemplateResult {
         </tr>`,
       )}</tbody>
     </table>
-    ${log.endCursor ? html`<div class="pager"><button type="button" @click=${() => attempt(() => loadRequestLog(true))}>Older requests</button></div>` : nothing}`}
+    ${log.endCursor ? html`<div class="pager"><button type="button" @click=${() => attempt(() => loadRequestLog(true))}>Older requests</button></div>` : nothing}`
+    }
   </section>`;
 }

@@ -60,7 +60,8 @@ const sentence = (value: string | null) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-const stateBadge = (state: string) => html`<span class="badge" data-status=${state} data-testid="selection-state">${REVIEW_STATE_LABELS[state] ?? sentence(state)}</span>`;
+const stateBadge = (state: string) =>
+  html`<span class="badge" data-status=${state} data-testid="selection-state">${REVIEW_STATE_LABELS[state] ?? sentence(state)}</span>`;
 const who = (user: { name: string | null; email: string } | null) => (user ? (user.name ?? user.email) : 'the client');
 const OPEN = ['PENDING_REVIEW', 'IN_REVIEW'];
 
@@ -189,13 +190,18 @@ function reviewView(review: ReviewPreview): TemplateResult {
         ${l.likelihood !== null ? html`<span class="muted">(likelihood ${Math.round(l.likelihood * 100)}%)</span>` : nothing}
         ${!l.matched ? html`<p class="error">No longer matches this profile.</p>` : nothing}
         ${l.reasons.length ? html`<p>Why it matched: ${l.reasons.join('; ')}</p>` : nothing}
-        ${l.missingFields.length
-          ? html`<p class="error">Missing fields this lender requires:</p><ul class="error">${l.missingFields.map((f) => html`<li><code>${f.field}</code>: ${f.message}</li>`)}</ul>`
-          : l.matched ? html`<p class="ok">Every field this lender requires is present.</p>` : nothing}
+        ${
+          l.missingFields.length
+            ? html`<p class="error">Missing fields this lender requires:</p><ul class="error">${l.missingFields.map((f) => html`<li><code>${f.field}</code>: ${f.message}</li>`)}</ul>`
+            : l.matched
+              ? html`<p class="ok">Every field this lender requires is present.</p>`
+              : nothing
+        }
       </li>`,
     )}</ul>
-    ${open
-      ? html`<div class="review-actions">
+    ${
+      open
+        ? html`<div class="review-actions">
           <button type="button" ?disabled=${blocked} @click=${submit}>Submit to lenders</button>
           ${blocked ? html`<p class="error">Fix the missing fields (or the selection) before submitting.</p>` : nothing}
           <button type="button" @click=${() => assignToMe(id)}>Assign to me</button>
@@ -210,7 +216,8 @@ function reviewView(review: ReviewPreview): TemplateResult {
             <button type="submit">Return to client</button>
           </form>
         </div>`
-      : html`<p>This selection is ${(REVIEW_STATE_LABELS[review.state] ?? review.state).toLowerCase()}: nothing more can be decided on it.</p>`}
+        : html`<p>This selection is ${(REVIEW_STATE_LABELS[review.state] ?? review.state).toLowerCase()}: nothing more can be decided on it.</p>`
+    }
     <h4>Notes (staff only)</h4>
     ${review.notes.length === 0 ? html`<p class="muted">No notes yet.</p>` : nothing}
     <ul data-testid="staff-notes">${review.notes.map((n) => html`<li><strong>${who(n.actor)}</strong> <span class="muted">${formatMoment(n.createdAt)}</span>: ${n.text}</li>`)}</ul>
@@ -221,8 +228,12 @@ function reviewView(review: ReviewPreview): TemplateResult {
     </form>
     <h4>History</h4>
     <ol data-testid="selection-history">${review.history.map(
-      (h) => html`<li>${formatMoment(h.createdAt)}: ${ACTION_LABELS[h.kind] ?? h.kind} by ${who(h.actor)}${h.text && h.kind !== 'NOTE' ? html` — ${h.text}` : nothing}</li>`,
+      (h) =>
+        html`<li>${formatMoment(h.createdAt)}: ${ACTION_LABELS[h.kind] ?? h.kind} by ${who(h.actor)}${h.text && h.kind !== 'NOTE' ? html` — ${h.text}` : nothing}</li>`,
     )}</ol>
-    <button type="button" @click=${() => { reviews.open = null; update(); }}>Close</button>
+    <button type="button" @click=${() => {
+      reviews.open = null;
+      update();
+    }}>Close</button>
   </section>`;
 }

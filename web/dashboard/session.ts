@@ -30,7 +30,13 @@ export const ROLE_LABELS: Record<PlatformRole, string> = { STAFF: 'Staff', ADMIN
 
 function sessionOf(token: string): Session | null {
   try {
-    const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { tkn?: string; sub?: string; role?: string; scope?: string; exp?: number };
+    const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as {
+      tkn?: string;
+      sub?: string;
+      role?: string;
+      scope?: string;
+      exp?: number;
+    };
     if (claims.tkn !== 'login' || !claims.sub || (claims.exp ?? 0) * 1000 < Date.now()) return null;
     const scopes = (claims.scope ?? '').split(' ');
     const role: PlatformRole = claims.role === 'STAFF' || claims.role === 'ADMIN' ? claims.role : 'MEMBER';

@@ -39,7 +39,8 @@ async function openTenant(id: string): Promise<void> {
   focusAfterRender('tenant-title');
 }
 
-const tenantName = (t: { companyName?: string | null; referenceId?: string | null; id: string }) => t.companyName ?? t.referenceId ?? 'Tenant without a profile';
+const tenantName = (t: { companyName?: string | null; referenceId?: string | null; id: string }) =>
+  t.companyName ?? t.referenceId ?? 'Tenant without a profile';
 
 function detailView(d: Detail): TemplateResult {
   const report = d.creditReport;
@@ -54,21 +55,28 @@ function detailView(d: Detail): TemplateResult {
       <dt>Created</dt><dd>${formatMoment(d.tenant.createdAt)}</dd>
     </dl>
     <h4>Credit report</h4>
-    ${report.available
-      ? html`<dl data-testid="credit-report">
+    ${
+      report.available
+        ? html`<dl data-testid="credit-report">
           <dt>Grade</dt><dd>${report.grade ?? '—'}${report.industryAverageGrade ? html` <span class="muted">(industry ${report.industryAverageGrade})</span>` : nothing}</dd>
           <dt>Credit limit</dt><dd>${report.creditLimit ?? '—'}</dd>
           <dt>Legal notices (12 months)</dt><dd>${report.legalNotices ?? '—'}</dd>
           <dt>Source</dt><dd>${report.source ?? '—'}</dd>
         </dl>`
-      : html`<p class="muted" data-testid="credit-report">${report.reason ?? 'No credit report.'}</p>`}
+        : html`<p class="muted" data-testid="credit-report">${report.reason ?? 'No credit report.'}</p>`
+    }
     <h4>Applications</h4>
     ${d.applications.length === 0 ? html`<p class="muted">No applications.</p>` : html`<ul>${d.applications.map((a) => html`<li><code>${a.id}</code>: ${a.questionnaireId}, ${formatMoment(a.createdAt)}</li>`)}</ul>`}
     <h4>Review selections</h4>
-    ${d.selections.length === 0
-      ? html`<p class="muted">No selections sent to review.</p>`
-      : html`<ul data-testid="selections">${d.selections.map((s) => html`<li><span class="badge">${enumLabel(s.state)}</span> ${s.lenders} ${s.lenders === 1 ? 'lender' : 'lenders'}, ${formatMoment(s.createdAt)}${s.decisionReason ? html`: ${s.decisionReason}` : nothing}</li>`)}</ul>`}
-    <button type="button" @click=${() => attempt(async () => { tenants.open = null; })}>Close</button>
+    ${
+      d.selections.length === 0
+        ? html`<p class="muted">No selections sent to review.</p>`
+        : html`<ul data-testid="selections">${d.selections.map((s) => html`<li><span class="badge">${enumLabel(s.state)}</span> ${s.lenders} ${s.lenders === 1 ? 'lender' : 'lenders'}, ${formatMoment(s.createdAt)}${s.decisionReason ? html`: ${s.decisionReason}` : nothing}</li>`)}</ul>`
+    }
+    <button type="button" @click=${() =>
+      attempt(async () => {
+        tenants.open = null;
+      })}>Close</button>
   </section>`;
 }
 
@@ -92,7 +100,12 @@ export function tenantsView(): TemplateResult {
       <div><button type="submit">Search</button></div>
     </form>
     ${tenants.open ? detailView(tenants.open) : nothing}
-    ${!page ? nothing : page.items.length === 0 ? html`<p class="muted">No tenants${tenants.search ? ' match' : ''}.</p>` : html`<table class="stacked" data-testid="tenants">
+    ${
+      !page
+        ? nothing
+        : page.items.length === 0
+          ? html`<p class="muted">No tenants${tenants.search ? ' match' : ''}.</p>`
+          : html`<table class="stacked" data-testid="tenants">
       <caption>${page.total} ${page.total === 1 ? 'tenant' : 'tenants'}${tenants.search ? ` matching “${tenants.search}”` : ''}, newest first</caption>
       <thead><tr><th scope="col">Company</th><th scope="col">Reference</th><th scope="col">Company number</th><th scope="col">Created</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${page.items.map(
@@ -109,6 +122,7 @@ export function tenantsView(): TemplateResult {
       <button type="button" ?disabled=${page.offset === 0} @click=${() => turn(Math.max(0, page.offset - page.limit))}>Previous</button>
       <span>${page.offset + 1}–${page.offset + page.items.length} of ${page.total}</span>
       <button type="button" ?disabled=${page.offset + page.items.length >= page.total} @click=${() => turn(page.offset + page.limit)}>Next</button>
-    </div>`}
+    </div>`
+    }
   </section>`;
 }

@@ -12,8 +12,23 @@ import { attempt, consoleState, PAGE_SIZE, token, update } from './console.js';
 import { downloadDocument, lenderApi, queryOf, type ApplicationDocument, type ApplicationTotals, type Delivery, type DeliveryPage } from './lender-api.js';
 
 const STATUSES = ['In Review', 'Offered', 'Failed', 'Rejected', 'Client Accepted', 'Client Declined'] as const;
-const AGES: Array<[string, string]> = [['', 'Any age'], ['1', 'Waiting over 1 day'], ['3', 'Waiting over 3 days'], ['7', 'Waiting over 7 days'], ['30', 'Waiting over 30 days']];
-const SORTS: Array<[string, string]> = [['received', 'Received, oldest first'], ['-received', 'Received, newest first'], ['-updated', 'Last change, newest first'], ['company', 'Company, A to Z'], ['-company', 'Company, Z to A'], ['-amount', 'Amount, largest first'], ['amount', 'Amount, smallest first'], ['status', 'Status']];
+const AGES: Array<[string, string]> = [
+  ['', 'Any age'],
+  ['1', 'Waiting over 1 day'],
+  ['3', 'Waiting over 3 days'],
+  ['7', 'Waiting over 7 days'],
+  ['30', 'Waiting over 30 days'],
+];
+const SORTS: Array<[string, string]> = [
+  ['received', 'Received, oldest first'],
+  ['-received', 'Received, newest first'],
+  ['-updated', 'Last change, newest first'],
+  ['company', 'Company, A to Z'],
+  ['-company', 'Company, Z to A'],
+  ['-amount', 'Amount, largest first'],
+  ['amount', 'Amount, smallest first'],
+  ['status', 'Status'],
+];
 const DAY_MS = 86_400_000;
 
 type Offer = NonNullable<ApplicationDocument['application']['offer']>;
@@ -76,7 +91,9 @@ function offerSummary(offer: Offer): string {
   const product = Object.entries(offer).find(([key, value]) => typeof value === 'object' && value !== null && !['decision'].includes(key));
   const terms = product?.[1] as { maximumAmount?: { value?: number } | number; term?: number } | undefined;
   const max = typeof terms?.maximumAmount === 'object' ? terms.maximumAmount.value : terms?.maximumAmount;
-  return [offer.status.toLowerCase(), product?.[0], max !== undefined ? formatMoney(max) : null, terms?.term ? `${terms.term} months` : null].filter(Boolean).join(', ');
+  return [offer.status.toLowerCase(), product?.[0], max !== undefined ? formatMoney(max) : null, terms?.term ? `${terms.term} months` : null]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export function applicationsView(): TemplateResult {
@@ -109,14 +126,19 @@ export function applicationsView(): TemplateResult {
       <div><label for="sort">Order</label><select id="sort" name="sort">${SORTS.map(([value, label]) => html`<option value=${value} ?selected=${list.filter.sort === value}>${label}</option>`)}</select></div>
       <div><button type="submit">Search</button></div>
     </form>
-    ${totals
-      ? html`<p data-testid="totals"><strong>${totals.total}</strong> ${totals.total === 1 ? 'application' : 'applications'}${totals.byStatus.length
-          ? html`: <span class="status-counts">${totals.byStatus.map((s, i) => html`${i ? ', ' : ''}<span data-testid="count-${s.status}">${s.status} ${s.count}</span>`)}</span>`
-          : nothing}</p>`
-      : nothing}
-    ${list.rows.length === 0
-      ? html`<p class="muted" data-testid="no-applications">No applications match.</p>`
-      : html`<table class="stacked" data-testid="applications">
+    ${
+      totals
+        ? html`<p data-testid="totals"><strong>${totals.total}</strong> ${totals.total === 1 ? 'application' : 'applications'}${
+            totals.byStatus.length
+              ? html`: <span class="status-counts">${totals.byStatus.map((s, i) => html`${i ? ', ' : ''}<span data-testid="count-${s.status}">${s.status} ${s.count}</span>`)}</span>`
+              : nothing
+          }</p>`
+        : nothing
+    }
+    ${
+      list.rows.length === 0
+        ? html`<p class="muted" data-testid="no-applications">No applications match.</p>`
+        : html`<table class="stacked" data-testid="applications">
           <caption class="sr-only">Your applications</caption>
           <thead><tr><th scope="col">Id</th><th scope="col">Company</th><th scope="col">Your reference</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Current offer</th></tr></thead>
           <tbody>${list.rows.map(
@@ -129,7 +151,8 @@ export function applicationsView(): TemplateResult {
               <td data-label="Current offer">${d.application.offer ? offerSummary(d.application.offer) : '—'}</td>
             </tr>`,
           )}</tbody>
-        </table>`}
+        </table>`
+    }
     <div class="pager">
       <button type="button" ?disabled=${list.previous.length === 0} @click=${() => page('previous')}>Previous</button>
       <button type="button" ?disabled=${list.rows.length < PAGE_SIZE} @click=${() => page('next')}>Next</button>
@@ -169,23 +192,29 @@ function detailView(document: ApplicationDocument, deliveries: Delivery[]): Temp
       <dt>Comment</dt><dd>${a.comment ?? '—'}</dd>
     </dl>
     <h4>Documents</h4>
-    ${a.profile?.attachments.length
-      ? html`<ul class="documents">${a.profile.attachments.map(
-          (file) => html`<li>${file.fileName} <span class="muted">(${file.contentType}, ${file.sizeBytes} bytes)</span>
+    ${
+      a.profile?.attachments.length
+        ? html`<ul class="documents">${a.profile.attachments.map(
+            (file) => html`<li>${file.fileName} <span class="muted">(${file.contentType}, ${file.sizeBytes} bytes)</span>
             <button type="button" @click=${() => download(file.url, file.fileName)} aria-label="Download ${file.fileName}">Download</button></li>`,
-        )}</ul>`
-      : html`<p class="muted">No documents.</p>`}
+          )}</ul>`
+        : html`<p class="muted">No documents.</p>`
+    }
     <h4>Offers you posted</h4>
-    ${offers.length
-      ? html`<ul data-testid="offers">${offers.map((o) => html`<li><strong>${o.reference}</strong>: ${offerSummary(o)}${o.decision ? html` <span class="badge">${o.decision.toLowerCase()}</span>` : nothing}${o.id === a.offer?.id ? html` <span class="muted">(current)</span>` : nothing}</li>`)}</ul>`
-      : html`<p class="muted">No offers yet.</p>`}
+    ${
+      offers.length
+        ? html`<ul data-testid="offers">${offers.map((o) => html`<li><strong>${o.reference}</strong>: ${offerSummary(o)}${o.decision ? html` <span class="badge">${o.decision.toLowerCase()}</span>` : nothing}${o.id === a.offer?.id ? html` <span class="muted">(current)</span>` : nothing}</li>`)}</ul>`
+        : html`<p class="muted">No offers yet.</p>`
+    }
     <h4>History</h4>
-    ${history.length
-      ? html`<ol class="history" data-testid="history">${history.map((d) => {
-          const sent = (d.requestBody as { application?: { status?: string } }).application;
-          return html`<li><time datetime=${d.createdAt}>${formatMoment(d.createdAt)}</time>: ${d.eventType} #${d.sequence}, status ${sent?.status ?? '—'}; delivery <span class="badge" data-status=${d.status}>${d.status.toLowerCase()}</span></li>`;
-        })}</ol>`
-      : html`<p class="muted">No events yet.</p>`}
+    ${
+      history.length
+        ? html`<ol class="history" data-testid="history">${history.map((d) => {
+            const sent = (d.requestBody as { application?: { status?: string } }).application;
+            return html`<li><time datetime=${d.createdAt}>${formatMoment(d.createdAt)}</time>: ${d.eventType} #${d.sequence}, status ${sent?.status ?? '—'}; delivery <span class="badge" data-status=${d.status}>${d.status.toLowerCase()}</span></li>`;
+          })}</ol>`
+        : html`<p class="muted">No events yet.</p>`
+    }
     <details>
       <summary>The document as sent (spec 2.7)</summary>
       <pre class="json" tabindex="0" role="region" aria-label="The document as sent" data-testid="document-json">${JSON.stringify(document, null, 2)}</pre>

@@ -36,7 +36,8 @@ export function closeDeliveries(): void {
   deliveries.testResult = null;
 }
 
-const replayed = (result: ReplayResult) => `Queued ${result.queued} ${result.queued === 1 ? 'delivery' : 'deliveries'} again${result.more ? ' (more matched: replay again for the rest)' : ''}.`;
+const replayed = (result: ReplayResult) =>
+  `Queued ${result.queued} ${result.queued === 1 ? 'delivery' : 'deliveries'} again${result.more ? ' (more matched: replay again for the rest)' : ''}.`;
 
 function attemptsView(d: Delivery): TemplateResult {
   if (d.attempts.length === 0) return html`<span class="muted">none yet</span>`;
@@ -120,20 +121,23 @@ export function deliveriesView(): TemplateResult {
           <div><label for="test-kind">Endpoint</label><select id="test-kind" name="kind"><option value="created">Application URL (created)</option><option value="updated">Update URL (updated)</option></select></div>
           <div><button type="submit">Send test event</button></div>
         </form>
-        ${test
-          ? html`<dl data-testid="test-result">
+        ${
+          test
+            ? html`<dl data-testid="test-result">
               <dt>Sent to</dt><dd><code>${urlWithBreaks(test.url)}</code></dd>
               <dt>Answer</dt><dd data-testid="test-status">${test.statusCode ?? 'no answer'}${test.delivered ? html` <span class="badge" data-status="DELIVERED">delivered</span>` : html` <span class="badge" data-status="FAILED">not delivered</span>`}</dd>
               <dt>Latency</dt><dd>${test.latencyMs} ms</dd>
               ${test.error ? html`<dt>Error</dt><dd class="error">${test.error}</dd>` : nothing}
               <dt>webhook-id</dt><dd><code>${test.webhookId}</code></dd>
             </dl>`
-          : nothing}
+            : nothing
+        }
       </section>
     </div>
-    ${deliveries.rows.length === 0
-      ? html`<p class="muted" data-testid="no-deliveries">No deliveries match.</p>`
-      : html`<table class="stacked" data-testid="deliveries">
+    ${
+      deliveries.rows.length === 0
+        ? html`<p class="muted" data-testid="no-deliveries">No deliveries match.</p>`
+        : html`<table class="stacked" data-testid="deliveries">
           <caption class="sr-only">Your webhook deliveries, newest first</caption>
           <thead><tr><th scope="col">Application</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts: answer, latency</th><th scope="col">Sent</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
           <tbody>${deliveries.rows.map(
@@ -145,14 +149,21 @@ export function deliveriesView(): TemplateResult {
               <td data-label="Sent">
                 <details><summary>Request</summary>
                   <p>To <code>${urlWithBreaks(d.url)}</code></p>
-                  ${d.attempts[0] ? html`<pre class="json" tabindex="0" role="region" aria-label="Headers sent">${Object.entries(d.attempts[0].requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>` : nothing}
+                  ${
+                    d.attempts[0]
+                      ? html`<pre class="json" tabindex="0" role="region" aria-label="Headers sent">${Object.entries(d.attempts[0].requestHeaders)
+                          .map(([k, v]) => `${k}: ${v}`)
+                          .join('\n')}</pre>`
+                      : nothing
+                  }
                   <pre class="json" tabindex="0" role="region" aria-label="Body sent">${JSON.stringify(d.requestBody, null, 2)}</pre>
                 </details>
               </td>
               <td data-label="">${d.status === 'PENDING' ? nothing : html`<button type="button" @click=${() => redeliver(d)} aria-label="Redeliver ${d.eventType} #${d.sequence} of application ${d.applicationId}">Redeliver</button>`}</td>
             </tr>`,
           )}</tbody>
-        </table>`}
+        </table>`
+    }
     <div class="pager">
       <button type="button" ?disabled=${deliveries.previous.length === 0} @click=${() => page('previous')}>Previous</button>
       <button type="button" ?disabled=${!deliveries.next} @click=${() => page('next')}>Next</button>

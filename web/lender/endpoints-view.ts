@@ -10,7 +10,12 @@ import { formValues, urlWithBreaks } from '../shared/page-helpers.js';
 import { attempt, token } from './console.js';
 import { lenderApi, type Endpoint, type Endpoints, type RotatedSecret } from './lender-api.js';
 
-const OVERLAPS: Array<[number, string]> = [[86_400, 'a day'], [3_600, 'an hour'], [7 * 86_400, 'a week'], [0, 'none: the old secret stops now']];
+const OVERLAPS: Array<[number, string]> = [
+  [86_400, 'a day'],
+  [3_600, 'an hour'],
+  [7 * 86_400, 'a week'],
+  [0, 'none: the old secret stops now'],
+];
 const KIND_TEXT = { created: 'New applications (created)', updated: 'Updates (updated)' } as const;
 
 const endpoints = {
@@ -66,32 +71,38 @@ export function endpointsView(): TemplateResult {
   const secret = current?.signingSecret;
   return html`<section aria-labelledby="endpoints-title">
     <h2 id="endpoints-title">Endpoints</h2>
-    ${current
-      ? html`<table class="stacked" data-testid="endpoints">
+    ${
+      current
+        ? html`<table class="stacked" data-testid="endpoints">
           <caption class="sr-only">Your webhook endpoints</caption>
           <thead><tr><th scope="col">Events</th><th scope="col">URL</th><th scope="col">State</th><th scope="col">Waiting</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
           <tbody>${current.endpoints.map(endpointRow)}</tbody>
         </table>`
-      : nothing}
+        : nothing
+    }
     <section class="panel" aria-labelledby="secret-title">
       <h3 id="secret-title">Signing secret</h3>
-      <p data-testid="secret-status">${secret
-        ? secret.status === 'NONE'
-          ? 'No signing secret: deliveries are not signed.'
-          : secret.status === 'ROTATING'
-            ? html`Rotating: deliveries carry signatures with the new and the previous secret until ${secret.previousSecretValidUntil ? formatMoment(secret.previousSecretValidUntil) : 'the window ends'}.`
-            : 'Active: deliveries are signed with your secret (Standard Webhooks).'
-        : nothing}</p>
+      <p data-testid="secret-status">${
+        secret
+          ? secret.status === 'NONE'
+            ? 'No signing secret: deliveries are not signed.'
+            : secret.status === 'ROTATING'
+              ? html`Rotating: deliveries carry signatures with the new and the previous secret until ${secret.previousSecretValidUntil ? formatMoment(secret.previousSecretValidUntil) : 'the window ends'}.`
+              : 'Active: deliveries are signed with your secret (Standard Webhooks).'
+          : nothing
+      }</p>
       <form class="grid" aria-label="Rotate the signing secret" @submit=${rotate}>
         <div><label for="overlap">The previous secret also signs for</label><select id="overlap" name="overlap">${OVERLAPS.map(([seconds, label]) => html`<option value=${String(seconds)}>${label}</option>`)}</select></div>
         <div><button type="submit">Rotate the signing secret</button></div>
       </form>
-      ${endpoints.rotated
-        ? html`<div class="panel" role="status" data-testid="new-secret">
+      ${
+        endpoints.rotated
+          ? html`<div class="panel" role="status" data-testid="new-secret">
             <p><strong>Your new signing secret</strong> (shown this once):</p>
             <p><code data-testid="secret">${endpoints.rotated.webhookSecret}</code></p>
           </div>`
-        : nothing}
+          : nothing
+      }
     </section>
   </section>`;
 }

@@ -6,7 +6,9 @@
 import type { components, operations } from '../../clients/typescript/src/generated/openapi.js';
 
 /** The JSON body an operation answers with 200. */
-type Answer<Operation extends keyof operations> = operations[Operation]['responses'] extends { 200: { content: { 'application/json': infer Body } } } ? Body : never;
+type Answer<Operation extends keyof operations> = operations[Operation]['responses'] extends { 200: { content: { 'application/json': infer Body } } }
+  ? Body
+  : never;
 
 export type ApplicationDocument = components['schemas']['FundingApplication'];
 export type Delivery = components['schemas']['LenderDelivery'];

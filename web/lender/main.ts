@@ -19,7 +19,11 @@ const root = document.getElementById('lender-console')!;
 // The shell's loading text is static HTML: lit renders into an emptied container.
 root.replaceChildren();
 
-const TABS: Array<[Tab, string]> = [['applications', 'Applications'], ['deliveries', 'Deliveries'], ['endpoints', 'Endpoints']];
+const TABS: Array<[Tab, string]> = [
+  ['applications', 'Applications'],
+  ['deliveries', 'Deliveries'],
+  ['endpoints', 'Endpoints'],
+];
 const LOADERS: Record<Tab, () => Promise<void>> = { applications: loadApplications, deliveries: loadDeliveries, endpoints: loadEndpoints };
 const VIEWS: Record<Tab, () => TemplateResult> = { applications: applicationsView, deliveries: deliveriesView, endpoints: endpointsView };
 
@@ -90,7 +94,10 @@ function view(): TemplateResult {
 /** Live events are bursts (a status move and its offer): one read of the open view follows them. */
 function reloadSoon(applicationId: number): void {
   clearTimeout(reloading);
-  reloading = setTimeout(() => void attempt(() => (consoleState.tab === 'applications' ? applicationChanged(applicationId) : LOADERS[consoleState.tab]())), 250);
+  reloading = setTimeout(
+    () => void attempt(() => (consoleState.tab === 'applications' ? applicationChanged(applicationId) : LOADERS[consoleState.tab]())),
+    250,
+  );
 }
 
 function connectLive(token: string): void {

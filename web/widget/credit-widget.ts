@@ -46,7 +46,10 @@ export class CreditWidget {
   private pending: AbortController | undefined;
   private destroyed = false;
 
-  constructor(private readonly target: Element, private readonly settings: WidgetSettings) {
+  constructor(
+    private readonly target: Element,
+    private readonly settings: WidgetSettings,
+  ) {
     this.token = settings.accessToken;
     this.host = document.createElement(WIDGET_TAG);
     this.host.setAttribute('lang', settings.locale.language);
@@ -125,7 +128,11 @@ function renderReport(report: CreditReportView, text: Catalogue, format: Formatt
     h(
       'dl',
       part('facts'),
-      fact('industryAverageGrade', text.facts.industryAverageGrade, score.industryAverageGrade ? text.gradeAndMeaning(score.industryAverageGrade, gradeMeaning(score.industryAverageGrade, text)) : notKnown),
+      fact(
+        'industryAverageGrade',
+        text.facts.industryAverageGrade,
+        score.industryAverageGrade ? text.gradeAndMeaning(score.industryAverageGrade, gradeMeaning(score.industryAverageGrade, text)) : notKnown,
+      ),
       fact('previousGrade', text.facts.previousGrade, previousGrade(score, text, format)),
       fact('lastAssessedAt', text.facts.lastAssessed, score.lastAssessedAt ? format.date(score.lastAssessedAt) : notKnown),
       fact('creditLimit', text.facts.creditLimit, report.creditLimit ? format.money(report.creditLimit) : notKnown),
@@ -136,7 +143,10 @@ function renderReport(report: CreditReportView, text: Catalogue, format: Formatt
 }
 
 function subtitleOf(report: CreditReportView, text: Catalogue): string {
-  return [report.registrationNumber ? text.companyNumber(report.registrationNumber) : null, report.type ? (text.companyTypes[report.type] ?? report.type) : null]
+  return [
+    report.registrationNumber ? text.companyNumber(report.registrationNumber) : null,
+    report.type ? (text.companyTypes[report.type] ?? report.type) : null,
+  ]
     .filter(Boolean)
     .join(' · ');
 }
@@ -154,7 +164,12 @@ function renderWithoutCreditData(name: string, subtitle: string, text: Catalogue
     h(
       'div',
       { class: 'summary' },
-      h('div', { 'data-field': 'noCreditData', ...part('no-credit-data') }, h('p', { class: 'label' }, text.noCreditData), h('p', {}, text.noCreditDataExplained)),
+      h(
+        'div',
+        { 'data-field': 'noCreditData', ...part('no-credit-data') },
+        h('p', { class: 'label' }, text.noCreditData),
+        h('p', {}, text.noCreditDataExplained),
+      ),
     ),
   );
 }
@@ -190,7 +205,15 @@ function gauge(value: number, text: Catalogue, format: Formatter): HTMLElement {
   svg.append(arc('track', 100), arc('fill', clamped));
   return h(
     'div',
-    { class: 'gauge', role: 'meter', 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(clamped), 'aria-label': text.creditScore, ...part('gauge') },
+    {
+      class: 'gauge',
+      role: 'meter',
+      'aria-valuemin': '0',
+      'aria-valuemax': '100',
+      'aria-valuenow': String(clamped),
+      'aria-label': text.creditScore,
+      ...part('gauge'),
+    },
     svg,
     h('div', {}, h('p', { class: 'value', 'data-field': 'score', ...part('score') }, text.scoreOutOf100(format.number(value))), h('p', {}, text.creditScore)),
   );
@@ -205,7 +228,11 @@ function previousGrade(score: NonNullable<CreditReportView['score']>, text: Cata
   return score.changedAt ? text.previousGradeChanged(score.previous.grade, format.date(score.changedAt)) : score.previous.grade;
 }
 
-function notices(n: { last12MonthsCount?: number; last12MonthsValue?: { code: string; value: number } } | undefined, text: Catalogue, format: Formatter): string {
+function notices(
+  n: { last12MonthsCount?: number; last12MonthsValue?: { code: string; value: number } } | undefined,
+  text: Catalogue,
+  format: Formatter,
+): string {
   if (!n || n.last12MonthsCount === undefined) return text.notKnown;
   const count = text.notices(format.number(n.last12MonthsCount), format.plural(n.last12MonthsCount));
   return n.last12MonthsValue ? text.noticesWithValue(count, format.money(n.last12MonthsValue)) : count;

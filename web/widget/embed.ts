@@ -130,8 +130,10 @@ if (namedParent !== null) {
       const message = protocolMessage(event.data);
       if (message?.type === 'init' && !widget) {
         const theme = parseTheme(message.theme);
-        if (typeof message.accessToken !== 'string' || message.accessToken === '') return fail(widgetError('INVALID_OPTIONS', 'init needs a tenant access token'));
-        if (message.locale !== undefined && typeof message.locale !== 'string') return fail(widgetError('INVALID_OPTIONS', 'locale must be a BCP 47 language tag'));
+        if (typeof message.accessToken !== 'string' || message.accessToken === '')
+          return fail(widgetError('INVALID_OPTIONS', 'init needs a tenant access token'));
+        if (message.locale !== undefined && typeof message.locale !== 'string')
+          return fail(widgetError('INVALID_OPTIONS', 'locale must be a BCP 47 language tag'));
         if (!theme.ok) return fail(theme.error);
         start(message.accessToken, message.locale, theme.theme);
       } else if (message?.type === 'setToken' && widget && typeof message.accessToken === 'string' && message.accessToken !== '') {

@@ -29,7 +29,10 @@ export class FrameWidget {
   private token: string;
   private listening = false;
 
-  constructor(target: Element, private readonly settings: FrameSettings) {
+  constructor(
+    target: Element,
+    private readonly settings: FrameSettings,
+  ) {
     this.token = settings.accessToken;
     this.frame = document.createElement('iframe');
     this.frame.title = settings.locale.text.title;

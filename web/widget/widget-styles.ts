@@ -47,12 +47,30 @@ dd { margin: 0; font-weight: 600; }
 
 /** Band colours supplement the grade letter and its words; they are never the only signal. */
 export const BAND_COLOURS: Record<string, string> = {
-  A: '#1a7f37', B: '#2da44e', C: '#9a6700', D: '#bc4c00', E: '#cf222e', F: '#a40e26', G: '#57606a',
+  A: '#1a7f37',
+  B: '#2da44e',
+  C: '#9a6700',
+  D: '#bc4c00',
+  E: '#cf222e',
+  F: '#a40e26',
+  G: '#57606a',
 };
 
 /** The `::part` names a host page can style the script embed by (documented in docs/integrators.md). */
 const WIDGET_PARTS = [
-  'card', 'header', 'title', 'subtitle', 'grade', 'grade-letter', 'gauge', 'score', 'facts', 'fact', 'fact-label', 'fact-value', 'loading',
+  'card',
+  'header',
+  'title',
+  'subtitle',
+  'grade',
+  'grade-letter',
+  'gauge',
+  'score',
+  'facts',
+  'fact',
+  'fact-label',
+  'fact-value',
+  'loading',
   'no-credit-data',
 ] as const;
 export type WidgetPart = (typeof WIDGET_PARTS)[number];

@@ -41,15 +41,24 @@ export function themed(name: ThemeVariable): string {
 export function parseTheme(theme: unknown): { ok: true; theme: Theme } | { ok: false; error: WidgetError } {
   if (theme === undefined) return { ok: true, theme: {} };
   if (typeof theme !== 'object' || theme === null || Array.isArray(theme)) {
-    return { ok: false, error: widgetError('INVALID_OPTIONS', 'options.theme must be an object of CSS custom properties, e.g. { "--svc-accent-color": "#005ea5" }') };
+    return {
+      ok: false,
+      error: widgetError('INVALID_OPTIONS', 'options.theme must be an object of CSS custom properties, e.g. { "--svc-accent-color": "#005ea5" }'),
+    };
   }
   const parsed: Theme = {};
   for (const [name, value] of Object.entries(theme)) {
     if (!isThemeVariable(name)) {
-      return { ok: false, error: widgetError('INVALID_OPTIONS', `options.theme: unknown variable ${name}; the widget reads ${Object.keys(THEME_VARIABLES).join(', ')}`) };
+      return {
+        ok: false,
+        error: widgetError('INVALID_OPTIONS', `options.theme: unknown variable ${name}; the widget reads ${Object.keys(THEME_VARIABLES).join(', ')}`),
+      };
     }
     if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_VALUE_LENGTH) {
-      return { ok: false, error: widgetError('INVALID_OPTIONS', `options.theme: ${name} must be a CSS value (a non-empty string of at most ${MAX_VALUE_LENGTH} characters)`) };
+      return {
+        ok: false,
+        error: widgetError('INVALID_OPTIONS', `options.theme: ${name} must be a CSS value (a non-empty string of at most ${MAX_VALUE_LENGTH} characters)`),
+      };
     }
     parsed[name] = value;
   }

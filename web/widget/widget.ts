@@ -110,9 +110,7 @@ function init(options: InitOptions | undefined): void {
   };
   const settings = { accessToken: options.accessToken, apiOrigin, locale, theme: theme.theme, ...callbacks };
   const widget =
-    mode === 'frame'
-      ? new FrameWidget(target, { ...settings, requestedLocale: options.locale as string | undefined })
-      : new CreditWidget(target, settings);
+    mode === 'frame' ? new FrameWidget(target, { ...settings, requestedLocale: options.locale as string | undefined }) : new CreditWidget(target, settings);
   const mounted: MountedWidget = {
     setToken: (token) => widget.setToken(token),
     destroy: () => {
@@ -128,7 +126,8 @@ function init(options: InitOptions | undefined): void {
 function setToken(token: unknown): void {
   if (widgets.size === 0) return report(undefined, widgetError('INVALID_OPTIONS', 'setToken: there is no widget on the page; call init first'));
   for (const widget of widgets.values()) {
-    if (typeof token !== 'string' || token === '') report(widget.onError, widgetError('INVALID_OPTIONS', 'setToken needs a tenant access token (a non-empty string)'), widget.text);
+    if (typeof token !== 'string' || token === '')
+      report(widget.onError, widgetError('INVALID_OPTIONS', 'setToken needs a tenant access token (a non-empty string)'), widget.text);
     else widget.setToken(token);
   }
 }

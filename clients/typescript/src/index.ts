@@ -48,7 +48,8 @@ export function createClient({ token, apiKey, ...options }: FundingGatewayOption
     const credentials: Middleware = {
       async onRequest({ request }) {
         // A header given on the call itself wins over the client's credential.
-        for (const [name, value] of Object.entries(await credentialHeaders({ token, apiKey }))) if (!request.headers.has(name)) request.headers.set(name, value);
+        for (const [name, value] of Object.entries(await credentialHeaders({ token, apiKey })))
+          if (!request.headers.has(name)) request.headers.set(name, value);
         return request;
       },
     };
@@ -84,12 +85,18 @@ export function createGraphQLClient({ baseUrl, token, apiKey, fetch: fetchImpl =
       const response = await fetchImpl(
         new Request(endpoint, {
           method: 'POST',
-          headers: { ...(headers as Record<string, string> | undefined), ...(await credentialHeaders({ token, apiKey })), 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' },
+          headers: {
+            ...(headers as Record<string, string> | undefined),
+            ...(await credentialHeaders({ token, apiKey })),
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json, application/json',
+          },
           body: JSON.stringify({ query: print(document), variables: variables ?? {} }),
         }),
       );
       const answer = (await response.json().catch(() => ({}))) as { data?: unknown; errors?: GraphQLRequestError['errors'] };
-      if (answer.errors?.length || answer.data == null) throw new GraphQLRequestError(answer.errors ?? [{ message: `HTTP ${response.status} without data` }], response.status);
+      if (answer.errors?.length || answer.data == null)
+        throw new GraphQLRequestError(answer.errors ?? [{ message: `HTTP ${response.status} without data` }], response.status);
       return answer.data as never;
     },
   };

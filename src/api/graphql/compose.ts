@@ -26,17 +26,12 @@ export function subgraphSdlPath(name: SubgraphName): string {
 
 export async function printSubgraphSdls(): Promise<Record<SubgraphName, string>> {
   const schemas = await buildSubgraphSchemas();
-  return Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, printSubgraphSchema(schemas[n]) + '\n'])) as Record<
-    SubgraphName,
-    string
-  >;
+  return Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, printSubgraphSchema(schemas[n]) + '\n'])) as Record<SubgraphName, string>;
 }
 
 export async function composeSupergraph(): Promise<string> {
   const sdls = await printSubgraphSdls();
-  const result = composeServices(
-    SUBGRAPH_NAMES.map((name) => ({ name, typeDefs: parse(sdls[name]), url: DEFAULT_SUBGRAPH_URLS[name] })),
-  );
+  const result = composeServices(SUBGRAPH_NAMES.map((name) => ({ name, typeDefs: parse(sdls[name]), url: DEFAULT_SUBGRAPH_URLS[name] })));
   if (result.errors) {
     throw new Error(`Supergraph composition failed:\n${result.errors.map((e) => `  ${e.message}`).join('\n')}`);
   }

@@ -26,7 +26,14 @@ function withoutTopology(error: GraphQLError): GraphQLError {
   const extensions = error.extensions ?? {};
   if (!TOPOLOGY_EXTENSIONS.some((key) => key in extensions)) return error;
   const kept = Object.fromEntries(Object.entries(extensions).filter(([key]) => !TOPOLOGY_EXTENSIONS.includes(key)));
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions: kept });
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: kept,
+  });
 }
 
 function isIntendedGraphQLError(error: unknown): boolean {

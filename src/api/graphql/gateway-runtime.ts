@@ -83,7 +83,10 @@ async function createRuntime(placement: SubgraphPlacement, security: GatewaySecu
       // Without the ws kind the gateway tries SSE, which Apollo Server's CSRF guard refuses.
       // Over graphql-ws the credentials go in connection_init, from the context gateway-server.ts
       // builds; the gateway's secret in the upgrade request's headers.
-      '*.http': { headers: asGateway, options: { subscriptions: { kind: 'ws', location: GRAPHQL_PATH, headers: asGateway, options: { connectionParams: WS_CREDENTIAL_PARAMS } } } },
+      '*.http': {
+        headers: asGateway,
+        options: { subscriptions: { kind: 'ws', location: GRAPHQL_PATH, headers: asGateway, options: { connectionParams: WS_CREDENTIAL_PARAMS } } },
+      },
       ...Object.fromEntries(Object.entries(placement.urls).map(([name, location]) => [name, { location }])),
     },
   });
@@ -97,10 +100,7 @@ function forwardedRequestId(headers: Headers): Record<string, string> {
 
 const WS_CREDENTIAL_PARAMS = Object.fromEntries(CREDENTIAL_HEADERS.map((name) => [name, `{context.credentials.${name}}`]));
 
-function inProcessTransport(
-  schemas: Record<SubgraphName, GraphQLSchema>,
-  contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext>,
-): Transport {
+function inProcessTransport(schemas: Record<SubgraphName, GraphQLSchema>, contextFor: (request: GatewayRequestInfo) => Promise<ServiceContext>): Transport {
   // One ServiceContext per HTTP request (its JWT verified once), shared by every subgraph call the
   // plan makes for it; keyed by the gateway's own context object, so it goes with the request.
   // A graphql-ws operation lives as long as its subscription, so its subgraph calls each build their

@@ -119,7 +119,9 @@ function noIntrospection(audience: IntrospectionAudience): ValidationRule {
   return (context) => ({
     Field(node) {
       if (node.name.value === '__schema' || node.name.value === '__type') {
-        context.reportError(new GraphQLError(`Introspection is available to ${who} only (GRAPHQL_INTROSPECTION).`, { nodes: [node], extensions: { code: 'FORBIDDEN' } }));
+        context.reportError(
+          new GraphQLError(`Introspection is available to ${who} only (GRAPHQL_INTROSPECTION).`, { nodes: [node], extensions: { code: 'FORBIDDEN' } }),
+        );
       }
     },
   });
@@ -157,5 +159,12 @@ function withoutSuggestion<E extends Error>(error: E): E | GraphQLError {
   const message = error.message.replace(SUGGESTIONS, '');
   // Read by shape: the gateway's errors may come from graphql's other (CJS) copy.
   const e = error as Partial<GraphQLError>;
-  return new GraphQLError(message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, originalError: e.originalError, extensions: e.extensions });
+  return new GraphQLError(message, {
+    nodes: e.nodes,
+    source: e.source,
+    positions: e.positions,
+    path: e.path,
+    originalError: e.originalError,
+    extensions: e.extensions,
+  });
 }

@@ -17,7 +17,15 @@
  */
 import { transformSupergraphToPublicSchema } from '@theguild/federation-composition';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { Kind, parse, type ConstDirectiveNode, type DocumentNode, type GraphQLSchema, type ObjectTypeDefinitionNode, type ObjectTypeExtensionNode } from 'graphql';
+import {
+  Kind,
+  parse,
+  type ConstDirectiveNode,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ObjectTypeDefinitionNode,
+  type ObjectTypeExtensionNode,
+} from 'graphql';
 import { readCommittedSupergraph } from './compose.js';
 import { buildSubgraphSchemas, isSubgraphName, type SubgraphName } from './subgraphs/index.js';
 
@@ -74,7 +82,10 @@ export function fieldOwners(supergraph: DocumentNode): Map<string, Map<string, S
   for (const definition of supergraph.definitions) {
     if (definition.kind !== Kind.ENUM_TYPE_DEFINITION || definition.name.value !== 'join__Graph') continue;
     for (const value of definition.values ?? []) {
-      const name = stringArgument(value.directives?.find((d) => d.name.value === 'join__graph'), 'name');
+      const name = stringArgument(
+        value.directives?.find((d) => d.name.value === 'join__graph'),
+        'name',
+      );
       if (name && isSubgraphName(name)) graphNames.set(value.name.value, name);
     }
   }

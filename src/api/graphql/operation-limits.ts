@@ -64,7 +64,8 @@ const ENTITIES_FIELD = '_entities';
 const requireCommonJs = createRequire(import.meta.url);
 const commonJsGraphql = requireCommonJs('graphql') as typeof import('graphql');
 const commonJsComplexity = requireCommonJs('graphql-query-complexity') as typeof QueryComplexityLibrary;
-const esmComplexity: typeof QueryComplexityLibrary | undefined = GraphQLSchema === commonJsGraphql.GraphQLSchema ? undefined : await import('graphql-query-complexity');
+const esmComplexity: typeof QueryComplexityLibrary | undefined =
+  GraphQLSchema === commonJsGraphql.GraphQLSchema ? undefined : await import('graphql-query-complexity');
 
 function complexityLibraryFor(schema: GraphQLSchema): typeof QueryComplexityLibrary {
   return esmComplexity && !(schema instanceof commonJsGraphql.GraphQLSchema) ? esmComplexity : commonJsComplexity;
@@ -79,7 +80,10 @@ function limitError(message: string, nodes?: readonly OperationDefinitionNode[])
  * validation rule reported it: the same `extensions.code` (and over HTTP the same status, below).
  */
 function costError(message: string, nodes?: readonly OperationDefinitionNode[]): GraphQLError {
-  return new commonJsGraphql.GraphQLError(message, { ...(nodes ? { nodes: nodes as never } : {}), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }) as unknown as GraphQLError;
+  return new commonJsGraphql.GraphQLError(message, {
+    ...(nodes ? { nodes: nodes as never } : {}),
+    extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+  }) as unknown as GraphQLError;
 }
 
 /**
@@ -124,7 +128,9 @@ function tokenLimitPlugin(maxTokens: number): Plugin {
 
 /** The refusal naming the limit, when graphql-js stopped parsing at `maxTokens`; else null. */
 export function tokenLimitRefusal(err: unknown, maxTokens: number): GraphQLError | null {
-  return err instanceof Error && /Document contains more th(?:at|an) \d+ tokens/.test(err.message) ? limitError(`Syntax Error: Token limit of ${maxTokens} exceeded.`) : null;
+  return err instanceof Error && /Document contains more th(?:at|an) \d+ tokens/.test(err.message)
+    ? limitError(`Syntax Error: Token limit of ${maxTokens} exceeded.`)
+    : null;
 }
 
 /**
@@ -160,7 +166,10 @@ export function repeatedFieldError(document: DocumentNode, maxRepeats: number): 
       countResponseNames(node, fragments, new Set(), counts);
       for (const [name, count] of counts) {
         if (count > maxRepeats) {
-          refusal = new GraphQLError(`Query refused: field "${name}" is selected ${count} times in one selection set; at most ${maxRepeats} (GRAPHQL_MAX_FIELD_REPEATS).`, { nodes: [node] });
+          refusal = new GraphQLError(
+            `Query refused: field "${name}" is selected ${count} times in one selection set; at most ${maxRepeats} (GRAPHQL_MAX_FIELD_REPEATS).`,
+            { nodes: [node] },
+          );
           return BREAK;
         }
       }
@@ -170,7 +179,12 @@ export function repeatedFieldError(document: DocumentNode, maxRepeats: number): 
   return refusal;
 }
 
-function countResponseNames(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, spread: Set<string>, counts: Map<string, number>): void {
+function countResponseNames(
+  selectionSet: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  spread: Set<string>,
+  counts: Map<string, number>,
+): void {
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
       const name = (selection.alias ?? selection.name).value;
@@ -367,14 +381,18 @@ function estimatedRefusal(
     });
   } catch (err) {
     if (err instanceof Error && /maximum allowed number of nodes/.test(err.message)) {
-      return costError(`Query refused: its fragments spread into over ${MAX_ESTIMATED_SELECTIONS} selections; its estimated cost exceeds ${maxCost} (GRAPHQL_MAX_COST).`);
+      return costError(
+        `Query refused: its fragments spread into over ${MAX_ESTIMATED_SELECTIONS} selections; its estimated cost exceeds ${maxCost} (GRAPHQL_MAX_COST).`,
+      );
     }
     // The operation's own errors (variables that do not coerce): execution reports them before anything runs.
     if (err instanceof Error && err.name === 'GraphQLError') return undefined;
     throw err;
   }
   if (cost <= maxCost) return null;
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!options.operationName || d.name?.value === options.operationName));
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!options.operationName || d.name?.value === options.operationName),
+  );
   const shown = cost > maxCost * 10 ? `over ${maxCost * 10}` : String(cost);
   return costError(`Query refused: estimated cost ${shown} exceeds ${maxCost} (GRAPHQL_MAX_COST).`, operations);
 }
@@ -390,7 +408,8 @@ export function costLimitRule(maxCost: number): ValidationRule {
       maximumComplexity: maxCost,
       estimators: [listMultiplyingEstimator],
       maxQueryNodes: MAX_ESTIMATED_SELECTIONS,
-      createError: (max, actual) => costError(`Query refused: estimated cost ${actual > max * 10 ? `over ${max * 10}` : actual} exceeds ${max} (GRAPHQL_MAX_COST).`),
+      createError: (max, actual) =>
+        costError(`Query refused: estimated cost ${actual > max * 10 ? `over ${max * 10}` : actual} exceeds ${max} (GRAPHQL_MAX_COST).`),
     })(context);
 }
 

@@ -84,25 +84,29 @@ export function plainPostFastPath(
     if (!operation || operation.operation === OperationTypeNode.SUBSCRIPTION) return next();
 
     const building = contextFor(req.headers);
-    building.then(
-      (serviceContext) => {
-        // Shaped as Yoga's context is: the initial context with the ServiceContext's fields assigned over it.
-        const contextValue: object = Object.assign({ req, res, params }, serviceContext);
-        const enveloped = yoga.getEnveloped(contextValue as Record<string, unknown>);
-        return new Promise<unknown>((resolve) => {
-          resolve(enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues: params.variables, operationName: params.operationName }));
-        }).then(
-          (result) => send(res, result as ExecutionResult, mediaType, yoga.fetchAPI),
-          // What Yoga answers when execution itself throws: the error through the same masking.
-          (error: unknown) => send(res, { errors: [maskUnexpectedErrors(error) as GraphQLError] }, mediaType, yoga.fetchAPI),
-        );
-      },
-      () => {
-        // Yoga answers a refused credential as it always has, from this same verification.
-        handOnWithContext(req, building);
-        next();
-      },
-    ).catch(next);
+    building
+      .then(
+        (serviceContext) => {
+          // Shaped as Yoga's context is: the initial context with the ServiceContext's fields assigned over it.
+          const contextValue: object = Object.assign({ req, res, params }, serviceContext);
+          const enveloped = yoga.getEnveloped(contextValue as Record<string, unknown>);
+          return new Promise<unknown>((resolve) => {
+            resolve(
+              enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues: params.variables, operationName: params.operationName }),
+            );
+          }).then(
+            (result) => send(res, result as ExecutionResult, mediaType, yoga.fetchAPI),
+            // What Yoga answers when execution itself throws: the error through the same masking.
+            (error: unknown) => send(res, { errors: [maskUnexpectedErrors(error) as GraphQLError] }, mediaType, yoga.fetchAPI),
+          );
+        },
+        () => {
+          // Yoga answers a refused credential as it always has, from this same verification.
+          handOnWithContext(req, building);
+          next();
+        },
+      )
+      .catch(next);
   };
 }
 

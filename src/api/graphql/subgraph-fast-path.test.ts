@@ -18,7 +18,8 @@ import { contextHandedOn } from './plain-graphql-request.js';
 import { subgraphOperationLimits } from './subgraph-operation-limits.js';
 
 const schema = makeExecutableSchema({
-  typeDefs: 'type Query { tenant(id: ID!): Tenant tenants(limit: Int): [Tenant!]! } type Tenant { id: ID! caller: String } type Mutation { touch(id: ID!): Tenant }',
+  typeDefs:
+    'type Query { tenant(id: ID!): Tenant tenants(limit: Int): [Tenant!]! } type Tenant { id: ID! caller: String } type Mutation { touch(id: ID!): Tenant }',
   resolvers: {
     Query: {
       tenants: (_: unknown, { limit }: { limit?: number }) => Array.from({ length: Math.min(limit ?? 1, 3) }, (_, i) => ({ id: `t${i}` })),
@@ -104,7 +105,10 @@ describe('subgraph fast path', () => {
     expect(apolloRuns).toBe(1);
     expect(contextsBuilt).toBe(1);
     expect(failed.status).toBe(200);
-    expect(JSON.parse(failed.body)).toMatchObject({ data: { tenant: null }, errors: [{ message: 'No such tenant', path: ['tenant'], extensions: { code: 'NOT_FOUND' } }] });
+    expect(JSON.parse(failed.body)).toMatchObject({
+      data: { tenant: null },
+      errors: [{ message: 'No such tenant', path: ['tenant'], extensions: { code: 'NOT_FOUND' } }],
+    });
     // Variables Apollo refuses are its answer too.
     const refused = await post({ query: QUERY, variables: {} });
     expect(refused.status).toBe(400);
@@ -139,11 +143,16 @@ describe('subgraph fast path', () => {
     expect(apolloRuns).toBe(1);
     expect(large.status).toBe(400);
     expect(JSON.parse(large.body)).toEqual({
-      errors: [expect.objectContaining({ message: 'Query refused: estimated cost over 500 exceeds 50 (GRAPHQL_MAX_COST).', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })],
+      errors: [
+        expect.objectContaining({
+          message: 'Query refused: estimated cost over 500 exceeds 50 (GRAPHQL_MAX_COST).',
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        }),
+      ],
     });
   });
 
-  it("refuses what the gateway refuses before running anything: aliases, repeated fields and tokens, each naming its limit", async () => {
+  it('refuses what the gateway refuses before running anything: aliases, repeated fields and tokens, each naming its limit', async () => {
     const aliases = await post({ query: `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: tenant(id: "x") { id }`).join(' ')} }` });
     const repeats = await post({ query: `{ ${Array.from({ length: 11 }, () => 'tenant(id: "x") { id }').join(' ')} }` });
     const tokens = await post({ query: `{ ${'__typename '.repeat(2100)} }` });

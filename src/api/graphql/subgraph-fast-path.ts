@@ -54,7 +54,13 @@ export class AnsweredQueries {
       requestDidStart: async () => ({
         willSendResponse: async ({ request, response, document, operation }) => {
           const body = request.http?.body;
-          if (typeof request.query !== 'string' || request.query.length > MAX_CACHED_QUERY_LENGTH || !document || operation?.operation !== OperationTypeNode.QUERY) return;
+          if (
+            typeof request.query !== 'string' ||
+            request.query.length > MAX_CACHED_QUERY_LENGTH ||
+            !document ||
+            operation?.operation !== OperationTypeNode.QUERY
+          )
+            return;
           if (response.body.kind !== 'single' || response.body.singleResult.errors?.length || response.body.singleResult.extensions) return;
           if (typeof body === 'object' && body !== null) this.succeeded.set(body, document);
         },
@@ -108,7 +114,12 @@ function executeFor(schema: GraphQLSchema): typeof execute {
 }
 
 /** Mounted after express.json and before Apollo's middleware, at the subgraph's /graphql. */
-export function subgraphFastPath(schema: GraphQLSchema, answered: AnsweredQueries, contextFor: (headers: IncomingHttpHeaders) => Promise<ServiceContext>, cost: CostCheck): RequestHandler {
+export function subgraphFastPath(
+  schema: GraphQLSchema,
+  answered: AnsweredQueries,
+  contextFor: (headers: IncomingHttpHeaders) => Promise<ServiceContext>,
+  cost: CostCheck,
+): RequestHandler {
   const run = executeFor(schema);
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST' || req.url !== '/' || !req.is('application/json')) return next();

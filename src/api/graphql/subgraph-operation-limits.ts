@@ -68,7 +68,11 @@ export function subgraphOperationLimits(schema: GraphQLSchema, limits: Operation
       requestDidStart: async () => ({
         didResolveOperation: async ({ schema: operationSchema, document, request }) => {
           const refused = cost({ schema: operationSchema, document, variableValues: request.variables, operationName: request.operationName });
-          if (refused) throw new graphql.GraphQLError(refused.message, { nodes: refused.nodes as never, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } });
+          if (refused)
+            throw new graphql.GraphQLError(refused.message, {
+              nodes: refused.nodes as never,
+              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
+            });
         },
       }),
     },

@@ -100,7 +100,10 @@ export function tokenCredentials(tokens: TokenAuthority, status: CredentialStatu
     const caller = await authenticate(tokens, status, credentialHeaders(headers));
     const actor = caller.actor;
     if (!isAuthenticated(actor)) {
-      throw (actor.kind === 'anonymous' && actor.rejection) || AppError.unauthenticated('A bearer token is required: send { authorization: "Bearer <token>" } in connection_init');
+      throw (
+        (actor.kind === 'anonymous' && actor.rejection) ||
+        AppError.unauthenticated('A bearer token is required: send { authorization: "Bearer <token>" } in connection_init')
+      );
     }
     // authenticate() accepted the token, so it verifies; its claims give the key and the expiry.
     const claims = await tokens.verify(bearerTokenOf(headers.get('authorization'))!);
@@ -138,7 +141,11 @@ const EVERY_CREDENTIAL_ACTIVE: CredentialStatus = { assertActive: async () => {}
  * asked of a subgraph, which reads the database, at connection_init and at every re-check. The first
  * subgraph that answers decides; none answering fails the connection (graphql-ws closes it with 4500).
  */
-export function subgraphCheckedCredentials(tokens: TokenAuthority, clock: Clock, subgraphs: SubgraphEndpoints): (headers: Headers) => Promise<ConnectionCredential> {
+export function subgraphCheckedCredentials(
+  tokens: TokenAuthority,
+  clock: Clock,
+  subgraphs: SubgraphEndpoints,
+): (headers: Headers) => Promise<ConnectionCredential> {
   const verified = tokenCredentials(tokens, EVERY_CREDENTIAL_ACTIVE, clock);
   const statusUrls = subgraphs.urls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
   return async (headers) => {
@@ -158,7 +165,10 @@ export function subgraphCheckedCredentials(tokens: TokenAuthority, clock: Clock,
  * drops every cached answer at once, and answers loaded within a second of a change are not kept:
  * the subgraph asked may not have heard of it yet.
  */
-export function cachedSubgraphStanding(subgraphs: SubgraphEndpoints, redis?: Redis): { assertActive(headers: Headers | Readonly<Record<string, unknown>>): Promise<void>; close(): void } {
+export function cachedSubgraphStanding(
+  subgraphs: SubgraphEndpoints,
+  redis?: Redis,
+): { assertActive(headers: Headers | Readonly<Record<string, unknown>>): Promise<void>; close(): void } {
   const statusUrls = subgraphs.urls.map((url) => new URL(CREDENTIAL_STATUS_PATH, url).href);
   const cache = new Map<string, { answer: Promise<void>; until: number }>();
   let lastChange = 0;
@@ -183,9 +193,11 @@ export function cachedSubgraphStanding(subgraphs: SubgraphEndpoints, redis?: Red
       answer.catch((err: unknown) => {
         if (!(err instanceof AppError)) cache.delete(id);
       });
-      void answer.catch(() => {}).then(() => {
-        if (lastChange >= askedAt - 1_000 && cache.get(id)?.answer === answer) cache.delete(id);
-      });
+      void answer
+        .catch(() => {})
+        .then(() => {
+          if (lastChange >= askedAt - 1_000 && cache.get(id)?.answer === answer) cache.delete(id);
+        });
       return answer;
     },
     close() {
@@ -349,7 +361,11 @@ export function withWebSocketLimits<O extends WsOptions>(options: O, guard: WebS
     const sockets = socketsByCredential.get(credential.key) ?? new Set<WsContext>();
     if (sockets.size >= limits.maxSocketsPerCredential) {
       audit(guard.logger, 'rate_limit.exceeded', { credential: credential.key, path: 'graphql-ws', limit: limits.maxSocketsPerCredential });
-      close(ctx, TOO_MANY_CONNECTIONS, `Too many connections for this credential: at most ${limits.maxSocketsPerCredential} (GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL)`);
+      close(
+        ctx,
+        TOO_MANY_CONNECTIONS,
+        `Too many connections for this credential: at most ${limits.maxSocketsPerCredential} (GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL)`,
+      );
       return false;
     }
     sockets.add(ctx);
@@ -371,7 +387,12 @@ export function withWebSocketLimits<O extends WsOptions>(options: O, guard: WebS
     const { key } = connection.credential;
     if (operationsOf(key) > limits.maxSubscriptionsPerCredential) {
       audit(guard.logger, 'rate_limit.exceeded', { credential: key, path: 'graphql-ws subscribe', limit: limits.maxSubscriptionsPerCredential });
-      return refusalError(new AppError('TOO_MANY_REQUESTS', `Too many subscriptions for this credential: at most ${limits.maxSubscriptionsPerCredential} at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL)`));
+      return refusalError(
+        new AppError(
+          'TOO_MANY_REQUESTS',
+          `Too many subscriptions for this credential: at most ${limits.maxSubscriptionsPerCredential} at once (GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL)`,
+        ),
+      );
     }
     if (guard.rateLimits) {
       const address = guard.rateLimits.clientAddressOf(ctx.extra.request);
@@ -405,5 +426,10 @@ export function withWebSocketLimits<O extends WsOptions>(options: O, guard: WebS
 
 /** WebSocket close reasons are at most 123 bytes. */
 function closeReason(reason: string): string {
-  return Buffer.byteLength(reason) <= 123 ? reason : `${Buffer.from(reason).subarray(0, 120).toString().replace(/\uFFFD$/, '')}...`;
+  return Buffer.byteLength(reason) <= 123
+    ? reason
+    : `${Buffer.from(reason)
+        .subarray(0, 120)
+        .toString()
+        .replace(/\uFFFD$/, '')}...`;
 }

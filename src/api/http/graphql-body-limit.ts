@@ -13,7 +13,10 @@ import type { TokenAuthority } from '../../modules/identity/token-authority.js';
 import { sendProblem } from '../rest/rest-router.js';
 import { bearerClaimsOf } from './bearer-claims.js';
 
-export function graphqlBodyLimit(config: Pick<AppConfig, 'GRAPHQL_MAX_BODY_BYTES_ANONYMOUS' | 'GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED'>, tokens: TokenAuthority): RequestHandler {
+export function graphqlBodyLimit(
+  config: Pick<AppConfig, 'GRAPHQL_MAX_BODY_BYTES_ANONYMOUS' | 'GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED'>,
+  tokens: TokenAuthority,
+): RequestHandler {
   const readers = {
     anonymous: reader(config.GRAPHQL_MAX_BODY_BYTES_ANONYMOUS, 'GRAPHQL_MAX_BODY_BYTES_ANONYMOUS'),
     authenticated: reader(config.GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED, 'GRAPHQL_MAX_BODY_BYTES_AUTHENTICATED'),

@@ -28,7 +28,13 @@ export function forwardGraphQL(app: Express, server: Server, gatewayUrl: string,
     const headers: http.OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) headers[name] = value;
     const upstream = http.request(
-      { hostname: target.hostname, port, path: `${path}${req.originalUrl.slice(req.baseUrl.length).replace(/^\/(?=\?|$)/, '')}`, method: req.method, headers: { ...headers, ...forwardedHeaders(req.ip, req.headers.host) } },
+      {
+        hostname: target.hostname,
+        port,
+        path: `${path}${req.originalUrl.slice(req.baseUrl.length).replace(/^\/(?=\?|$)/, '')}`,
+        method: req.method,
+        headers: { ...headers, ...forwardedHeaders(req.ip, req.headers.host) },
+      },
       (answer) => {
         const out: http.OutgoingHttpHeaders = {};
         for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
@@ -38,7 +44,11 @@ export function forwardGraphQL(app: Express, server: Server, gatewayUrl: string,
     );
     upstream.on('error', (err) => {
       logger.warn({ err, gatewayUrl }, 'the GraphQL gateway did not answer a forwarded request');
-      if (!res.headersSent) res.status(502).type('application/problem+json').send(JSON.stringify({ title: 'Bad Gateway', status: 502, detail: 'The GraphQL gateway did not answer' }));
+      if (!res.headersSent)
+        res
+          .status(502)
+          .type('application/problem+json')
+          .send(JSON.stringify({ title: 'Bad Gateway', status: 502, detail: 'The GraphQL gateway did not answer' }));
       else res.destroy();
     });
     req.pipe(upstream);

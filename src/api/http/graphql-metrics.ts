@@ -24,7 +24,11 @@ export function graphqlMetricsPlugin() {
         if (valid) return;
         const operation = getOperationAST(params.documentAST, context.params?.operationName ?? undefined);
         const name = context.params?.operationName ?? operation?.name?.value;
-        recordGraphqlOperation(name, operation?.operation ?? 'unknown', result.map(() => 'GRAPHQL_VALIDATION_FAILED'));
+        recordGraphqlOperation(
+          name,
+          operation?.operation ?? 'unknown',
+          result.map(() => 'GRAPHQL_VALIDATION_FAILED'),
+        );
       };
     },
     onExecute({ args }: { args: ExecuteArgs }) {

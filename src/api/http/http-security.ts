@@ -53,5 +53,8 @@ export function trustProxySetting(value: string): boolean | number | string[] {
   if (trimmed === 'false' || trimmed === '') return false;
   if (trimmed === 'true') return true;
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  return trimmed.split(',').map((s) => s.trim()).filter(Boolean);
+  return trimmed
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -33,13 +33,17 @@ function tokenMatches(given: string | undefined, expected: string): boolean {
 export async function mountMetrics(app: Express, config: MetricsConfig): Promise<RunningServer | undefined> {
   if (config.METRICS_TOKEN) {
     const token = config.METRICS_TOKEN;
-    app.get('/metrics', (req, res, next) => {
-      if (!tokenMatches(req.headers.authorization, token)) {
-        res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-        return res.status(401).type('text/plain').send('metrics need the METRICS_TOKEN bearer token\n');
-      }
-      next();
-    }, serveMetrics);
+    app.get(
+      '/metrics',
+      (req, res, next) => {
+        if (!tokenMatches(req.headers.authorization, token)) {
+          res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+          return res.status(401).type('text/plain').send('metrics need the METRICS_TOKEN bearer token\n');
+        }
+        next();
+      },
+      serveMetrics,
+    );
   } else if (config.METRICS_PORT === undefined && config.DEPLOY_ENV === 'demo') {
     app.get('/metrics', serveMetrics);
   }

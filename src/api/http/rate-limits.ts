@@ -35,7 +35,13 @@ export interface RateLimitSettings {
 export function rateLimiter(name: string, points: number, durationSeconds: number, redis?: Redis): RateLimiterAbstract {
   const options = { points, duration: durationSeconds };
   return redis
-    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${name}`, insuranceLimiter: new RateLimiterMemory(options), rejectIfRedisNotReady: true, ...options })
+    ? new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `rl:${name}`,
+        insuranceLimiter: new RateLimiterMemory(options),
+        rejectIfRedisNotReady: true,
+        ...options,
+      })
     : new RateLimiterMemory({ keyPrefix: name, ...options });
 }
 
@@ -79,13 +85,17 @@ export function requestBudget(settings: RateLimitSettings, redis?: Redis): Reque
     async charge(address, credential) {
       const charges = [{ limiter: byAddress, key: address, limit: settings.perAddress }];
       if (credential) charges.push({ limiter: byCredential, key: credential, limit: settings.perCredential });
-      const outcomes = await Promise.all(charges.map((c) => c.limiter.consume(c.key).then(
-        (r) => ({ ...c, result: r, refused: false }),
-        (r: unknown) => {
-          if (r instanceof RateLimiterRes) return { ...c, result: r, refused: true };
-          throw r;
-        },
-      )));
+      const outcomes = await Promise.all(
+        charges.map((c) =>
+          c.limiter.consume(c.key).then(
+            (r) => ({ ...c, result: r, refused: false }),
+            (r: unknown) => {
+              if (r instanceof RateLimiterRes) return { ...c, result: r, refused: true };
+              throw r;
+            },
+          ),
+        ),
+      );
       // The answer describes the budget closest to running out.
       const tightest = outcomes.reduce((a, b) => (b.refused || b.result.remainingPoints < a.result.remainingPoints ? b : a));
       return {

@@ -47,10 +47,7 @@ export function recordRequests(app: Express, services: RequestRecordingServices,
   const log = new RequestLogRecorder(services.db, services.logger);
   const keyUses = new KeyLastUse();
   const flush = async () => {
-    await Promise.all([
-      log.flush(),
-      keyUses.flush(services.db).catch((err: unknown) => services.logger.warn({ err }, 'API key last use not written')),
-    ]);
+    await Promise.all([log.flush(), keyUses.flush(services.db).catch((err: unknown) => services.logger.warn({ err }, 'API key last use not written'))]);
   };
   const timer = setInterval(() => void flush(), REQUEST_RECORDING_FLUSH_MS);
   timer.unref();

@@ -10,7 +10,8 @@ import { readWebBundle } from './web-bundles.js';
 import { DASHBOARD_STYLES } from '../../../web/dashboard/styles.js';
 
 const DASHBOARD_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
@@ -34,15 +35,24 @@ const SHELL = `<!doctype html>
 export function dashboardRouter(runtime: EdgeServices): Router {
   const router = express.Router();
   router.get('/app/dashboard', (_req, res) => {
-    res.set({ ...DASHBOARD_HEADERS, 'Cache-Control': 'no-store' }).type('html').send(SHELL);
+    res
+      .set({ ...DASHBOARD_HEADERS, 'Cache-Control': 'no-store' })
+      .type('html')
+      .send(SHELL);
   });
   router.get('/app/dashboard/dashboard.css', (_req, res) => {
-    res.set({ ...DASHBOARD_HEADERS, 'Cache-Control': 'no-cache' }).type('text/css').send(DASHBOARD_STYLES);
+    res
+      .set({ ...DASHBOARD_HEADERS, 'Cache-Control': 'no-cache' })
+      .type('text/css')
+      .send(DASHBOARD_STYLES);
   });
   router.get('/app/dashboard/dashboard.js', async (_req, res) => {
     try {
       const bundle = await readWebBundle('dashboard.js');
-      res.set({ ...DASHBOARD_HEADERS, 'Cache-Control': 'no-cache' }).type('text/javascript').send(bundle);
+      res
+        .set({ ...DASHBOARD_HEADERS, 'Cache-Control': 'no-cache' })
+        .type('text/javascript')
+        .send(bundle);
     } catch (err) {
       runtime.logger.error({ err }, 'dashboard bundle could not be built');
       res.status(500).end();

@@ -239,7 +239,10 @@ function continueMatchItem(m: ContinuePage['matches'][number], chosen: ReadonlyS
 
 /** The headline figures of a pre-selected offer, whichever product object it carries. */
 function offerSummary(offer: NonNullable<ContinuePage['matches'][number]['offer']>): string {
-  const product = (Object.values(offer as Record<string, unknown>).find((v) => typeof v === 'object' && v !== null && !Array.isArray(v)) ?? {}) as Record<string, unknown>;
+  const product = (Object.values(offer as Record<string, unknown>).find((v) => typeof v === 'object' && v !== null && !Array.isArray(v)) ?? {}) as Record<
+    string,
+    unknown
+  >;
   const figure = (label: string, keys: string[], format: (n: number) => string): [string, string] | null => {
     const key = keys.find((k) => typeof product[k] === 'number');
     return key ? [label, format(product[key] as number)] : null;

@@ -11,7 +11,8 @@ import { readWebBundle } from './web-bundles.js';
 import { LENDER_CONSOLE_STYLES } from '../../../web/lender/styles.js';
 
 const CONSOLE_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
@@ -35,15 +36,24 @@ const SHELL = `<!doctype html>
 export function lenderConsoleRouter(runtime: EdgeServices): Router {
   const router = express.Router();
   router.get('/app/lender', (_req, res) => {
-    res.set({ ...CONSOLE_HEADERS, 'Cache-Control': 'no-store' }).type('html').send(SHELL);
+    res
+      .set({ ...CONSOLE_HEADERS, 'Cache-Control': 'no-store' })
+      .type('html')
+      .send(SHELL);
   });
   router.get('/app/lender/lender.css', (_req, res) => {
-    res.set({ ...CONSOLE_HEADERS, 'Cache-Control': 'no-cache' }).type('text/css').send(LENDER_CONSOLE_STYLES);
+    res
+      .set({ ...CONSOLE_HEADERS, 'Cache-Control': 'no-cache' })
+      .type('text/css')
+      .send(LENDER_CONSOLE_STYLES);
   });
   router.get('/app/lender/lender-console.js', async (_req, res) => {
     try {
       const bundle = await readWebBundle('lender-console.js');
-      res.set({ ...CONSOLE_HEADERS, 'Cache-Control': 'no-cache' }).type('text/javascript').send(bundle);
+      res
+        .set({ ...CONSOLE_HEADERS, 'Cache-Control': 'no-cache' })
+        .type('text/javascript')
+        .send(bundle);
     } catch (err) {
       runtime.logger.error({ err }, 'lender console bundle could not be built');
       res.status(500).end();

@@ -40,7 +40,10 @@ export function webRouter(runtime: EdgeServices): Router {
       replacing: req.method === 'GET' && req.query.change === '1',
       askReplace,
     });
-    res.status(problem ? HTTP_STATUS_BY_CODE[problem.code] : 200).type('html').send(html);
+    res
+      .status(problem ? HTTP_STATUS_BY_CODE[problem.code] : 200)
+      .type('html')
+      .send(html);
   };
   router.get('/app/applications/:id/continue', async (req, res) => {
     res.set(PAGE_HEADERS);
@@ -73,7 +76,11 @@ export function webRouter(runtime: EdgeServices): Router {
   router.get(/^\/static\/lenders\/([a-z0-9-]+\.svg)$/, async (req, res) => {
     try {
       const svg = await lenderImage(runtime.contextFor(undefined, requestIdOf(res)), (req.params as Record<string, string>)[0]!);
-      res.set({ 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'" });
+      res.set({
+        'Cache-Control': 'public, max-age=3600',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+      });
       res.type('image/svg+xml').send(svg);
     } catch (err) {
       if (!(err instanceof AppError)) runtime.logger.error({ err }, 'lender image failed');
@@ -97,7 +104,10 @@ function sendPageProblem(runtime: EdgeServices, res: Response, err: unknown): vo
   if (!(err instanceof AppError)) runtime.logger.error({ err }, 'page failed');
   const problem = err instanceof AppError ? err : new AppError('INTERNAL', 'Something went wrong');
   const status = HTTP_STATUS_BY_CODE[problem.code];
-  res.status(status).type('html').send(renderLinkProblemPage(status, linkProblemOf(problem)));
+  res
+    .status(status)
+    .type('html')
+    .send(renderLinkProblemPage(status, linkProblemOf(problem)));
 }
 
 /** The kind of failure a person is told about (the technical message stays in the log). */

@@ -36,17 +36,19 @@ const EMBED_HTML = `<!doctype html>
 export function widgetRouter(config: Pick<AppConfig, 'WIDGET_EMBED_ORIGINS' | 'DEPLOY_ENV'>, logger: Logger): Router {
   const origins = widgetEmbedOrigins(config);
   const router = express.Router();
-  const script = (bundle: string): express.RequestHandler => async (_req, res) => {
-    try {
-      const body = await readWebBundle(bundle);
-      // Loaded by pages of other origins: a same-origin resource policy would block it.
-      res.set({ 'Cache-Control': 'public, max-age=300', 'Cross-Origin-Resource-Policy': 'cross-origin', 'X-Content-Type-Options': 'nosniff' });
-      res.type('text/javascript').send(body);
-    } catch (err) {
-      logger.error({ err, bundle }, 'widget bundle unavailable');
-      res.status(503).end();
-    }
-  };
+  const script =
+    (bundle: string): express.RequestHandler =>
+    async (_req, res) => {
+      try {
+        const body = await readWebBundle(bundle);
+        // Loaded by pages of other origins: a same-origin resource policy would block it.
+        res.set({ 'Cache-Control': 'public, max-age=300', 'Cross-Origin-Resource-Policy': 'cross-origin', 'X-Content-Type-Options': 'nosniff' });
+        res.type('text/javascript').send(body);
+      } catch (err) {
+        logger.error({ err, bundle }, 'widget bundle unavailable');
+        res.status(503).end();
+      }
+    };
   router.get(WIDGET_SCRIPT_PATH, script('widget.js'));
   router.get(EMBED_SCRIPT_PATH, script('widget-embed.js'));
   router.get(WIDGET_EMBED_PATH, (_req, res) => {

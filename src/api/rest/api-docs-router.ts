@@ -71,7 +71,10 @@ export function apiDocsRouter(options: { publicUrl?: string } = {}): Router {
   });
   router.use(DOCS_ASSETS_PATH, rendererAssets());
   router.get('/docs/assets/api-docs.js', async (_req, res) => {
-    res.set('Cache-Control', 'no-cache').type('application/javascript').send(await readWebBundle('api-docs.js'));
+    res
+      .set('Cache-Control', 'no-cache')
+      .type('application/javascript')
+      .send(await readWebBundle('api-docs.js'));
   });
   router.use(guidesRouter());
   return router;

@@ -79,7 +79,10 @@ export async function buildDocsAssets(): Promise<void> {
       const to = path.join(BUILT_DIR, file);
       const bytes = await readFile(from);
       await copyFile(from, to);
-      await writeFile(`${to}.br`, await brotli(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+      await writeFile(
+        `${to}.br`,
+        await brotli(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+      );
       await writeFile(`${to}.gz`, await gzipped(bytes, { level: 9 }));
     }),
   );
@@ -98,7 +101,11 @@ export function rendererAssets(): RequestHandler {
   const staticOptions = { maxAge: '1h', index: false, fallthrough: false } as const;
   if (!existsSync(PRELOAD_MANIFEST)) return express.static(packageBrowserDir(), staticOptions);
   const plain = express.static(BUILT_DIR, staticOptions);
-  const encoded = new Map(ENCODINGS.map(({ name, extension }) => [name, express.static(BUILT_DIR, { ...staticOptions, setHeaders: (res) => res.set('Content-Encoding', name) })] as const));
+  const encoded = new Map(
+    ENCODINGS.map(
+      ({ name, extension }) => [name, express.static(BUILT_DIR, { ...staticOptions, setHeaders: (res) => res.set('Content-Encoding', name) })] as const,
+    ),
+  );
   return (req, res, next) => {
     res.vary('Accept-Encoding');
     // The server's preference among those the client accepts: browsers list br after gzip, at the same weight.

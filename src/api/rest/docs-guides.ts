@@ -22,9 +22,13 @@ export interface Guide {
 }
 
 export const GUIDES: readonly Guide[] = [
-  { name: 'integrator-rest', audience: 'Integrators: REST', summary: 'From sign-in to an application sent to a lender, with curl, or with the typed TypeScript client.' },
+  {
+    name: 'integrator-rest',
+    audience: 'Integrators: REST',
+    summary: 'From sign-in to an application sent to a lender, with curl, or with the typed TypeScript client.',
+  },
   { name: 'integrator-graphql', audience: 'Integrators: GraphQL', summary: 'A token, a first query in GraphiQL or curl, and live offers over graphql-ws.' },
-  { name: 'widget', audience: 'Credit widget', summary: "A tenant token and the credit report on your own page, by script or in a frame." },
+  { name: 'widget', audience: 'Credit widget', summary: 'A tenant token and the credit report on your own page, by script or in a frame.' },
   { name: 'lender', audience: 'Lenders', summary: 'Credentials, a token from /oauth/token, the applications sent to you, and your answers.' },
 ];
 
@@ -130,7 +134,11 @@ async function renderGuidePage(guide: Guide): Promise<string> {
 /** The guides' index: one line per audience. */
 function renderGuidesIndex(): string {
   const items = GUIDES.map((g) => `<li><a href="${guidePath(g)}">${g.audience}</a>: ${g.summary}</li>`).join('\n');
-  return guidePage('', 'Getting started', `<h1>Getting started</h1>\n<p>One guide per audience; the <a href="/docs">API reference</a> has every operation.</p>\n<ul>\n${items}\n</ul>`);
+  return guidePage(
+    '',
+    'Getting started',
+    `<h1>Getting started</h1>\n<p>One guide per audience; the <a href="/docs">API reference</a> has every operation.</p>\n<ul>\n${items}\n</ul>`,
+  );
 }
 
 export function guidesRouter(): Router {
@@ -139,8 +147,15 @@ export function guidesRouter(): Router {
   for (const guide of GUIDES) {
     router.get(guidePath(guide), async (_req, res, next) => {
       try {
-        if (!pages.has(guide.name)) pages.set(guide.name, renderGuidePage(guide).catch((err) => (pages.delete(guide.name), Promise.reject(err))));
-        res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('html').send(await pages.get(guide.name));
+        if (!pages.has(guide.name))
+          pages.set(
+            guide.name,
+            renderGuidePage(guide).catch((err) => (pages.delete(guide.name), Promise.reject(err))),
+          );
+        res
+          .set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' })
+          .type('html')
+          .send(await pages.get(guide.name));
       } catch (err) {
         next(err);
       }

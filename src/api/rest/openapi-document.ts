@@ -33,7 +33,10 @@ export const SURFACE_TAGS: Record<Surface | 'public', { name: string; descriptio
   marketplaceV2: { name: 'Marketplace V2', description: `${BASES.marketplaceV2}: master and tenant tokens, tenants and the tenant profile` },
   businessV1: { name: 'Business V1', description: `${BASES.businessV1}: applications, matches and pre-selected offers of a tenant` },
   marketplaceV1: { name: 'Marketplace V1', description: `${BASES.marketplaceV1}: profiles, questionnaires, companies and funding searches` },
-  lenderApi: { name: 'Lender Application API', description: `${BASES.lenderApi} (and the same paths at ${BASES.marketplaceV2}, spec 4.5 note 4): a lender's funding applications, acknowledgements, offers and rejections` },
+  lenderApi: {
+    name: 'Lender Application API',
+    description: `${BASES.lenderApi} (and the same paths at ${BASES.marketplaceV2}, spec 4.5 note 4): a lender's funding applications, acknowledgements, offers and rejections`,
+  },
   graphql: { name: 'GraphQL', description: 'The federated graph at /graphql (not described here)' },
   public: { name: 'Authentication', description: 'Exchanging API keys, passwords and refresh tokens for tokens' },
 };
@@ -42,14 +45,25 @@ export const SURFACE_TAGS: Record<Surface | 'public', { name: string; descriptio
 const WEBHOOKS_TAG = { name: 'Lender webhooks', description: 'What the gateway POSTs to a lender (spec 6): signed the Standard Webhooks way, answered 204' };
 const INTEGRATOR_WEBHOOKS_TAG = {
   name: 'Integrator webhooks',
-  description: "What the gateway POSTs to an integrator account's webhook endpoints: its clients' application events, signed the Standard Webhooks way with the endpoint's secret, answered 204",
+  description:
+    "What the gateway POSTs to an integrator account's webhook endpoints: its clients' application events, signed the Standard Webhooks way with the endpoint's secret, answered 204",
 };
 const WEBHOOKS: readonly WebhookDefinition[] = [...lenderApplicationWebhooks, ...integratorApplicationWebhooks];
 export const OPERATIONS_SERVED_ELSEWHERE: readonly OperationServedElsewhere[] = Object.values(IDENTITY_PROVIDER_OPERATIONS);
 
 const SECURITY_SCHEMES = {
-  platformBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A platform login, platform, master or tenant token (Service-tenant-id selects the tenant of a master token)' },
-  marketplaceV1Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A Marketplace V1 jwt from POST /api/marketplace/v1/auth/authorize' },
+  platformBearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A platform login, platform, master or tenant token (Service-tenant-id selects the tenant of a master token)',
+  },
+  marketplaceV1Bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A Marketplace V1 jwt from POST /api/marketplace/v1/auth/authorize',
+  },
   lenderOAuth: {
     type: 'oauth2',
     description: "A lender's token: OAuth 2.0 password grant at /oauth/token with the lender's client credentials",
@@ -100,9 +114,14 @@ const KIND_NAMES: Record<TokenKind, string> = {
 /** "Who may call" of an operation, from its access table row. */
 function whoMayCall(route: RouteDefinition): string | undefined {
   if (!route.access) return undefined;
-  const rule = ACCESS_POLICY[route.access] as { tokens: readonly TokenKind[]; scope?: string | readonly string[]; elevated?: { scope: string; action: string; grants?: readonly string[] } };
+  const rule = ACCESS_POLICY[route.access] as {
+    tokens: readonly TokenKind[];
+    scope?: string | readonly string[];
+    elevated?: { scope: string; action: string; grants?: readonly string[] };
+  };
   // The kinds this path's API takes at all (SURFACE_TOKENS): a rule shared with GraphQL may name more.
-  const taken = route.surface === 'public' ? rule.tokens : rule.tokens.filter((kind) => (SURFACE_TOKENS[route.surface as Surface] as readonly TokenKind[]).includes(kind));
+  const taken =
+    route.surface === 'public' ? rule.tokens : rule.tokens.filter((kind) => (SURFACE_TOKENS[route.surface as Surface] as readonly TokenKind[]).includes(kind));
   const kinds = taken.map((kind) => KIND_NAMES[kind]);
   const scopes = rule.scope === undefined ? [] : typeof rule.scope === 'string' ? [rule.scope] : rule.scope;
   const scope = scopes.length ? ` holding the scope ${scopes.map((s) => `\`${s}\``).join(' or ')}` : ' (no scope needed)';
@@ -244,7 +263,8 @@ function mapSchemas(schema: JsonObject, change: (node: JsonObject) => JsonObject
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((v) => (isObject(v) ? mapSchemas(v, change) : v));
-    else if (SUBSCHEMA_MAPS.has(key) && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? mapSchemas(v, change) : v]));
+    else if (SUBSCHEMA_MAPS.has(key) && isObject(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? mapSchemas(v, change) : v]));
     else if (SUBSCHEMA_KEYWORDS.has(key) && isObject(value)) out[key] = mapSchemas(value, change);
     else out[key] = value;
   }
@@ -341,7 +361,10 @@ function successResponse(route: RouteDefinition): JsonObject {
   if (route.successStatus === 204) return { description: 'Done; no body' };
   if (route.download) {
     const file = { schema: { type: 'string', format: 'binary' } };
-    return { description: 'The file, with its name (Content-Disposition) and SHA-256 (Digest)', content: Object.fromEntries(route.download.map((type) => [type, file])) };
+    return {
+      description: 'The file, with its name (Content-Disposition) and SHA-256 (Digest)',
+      content: Object.fromEntries(route.download.map((type) => [type, file])),
+    };
   }
   const schema = route.response ? ref(componentName(route, 'Response')) : {};
   const example = recordedExamples()[route.operationId];
@@ -355,14 +378,19 @@ function successResponse(route: RouteDefinition): JsonObject {
 const UPLOAD_SCHEMA = {
   type: 'object',
   required: ['file'],
-  properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The document (PDF, PNG, JPEG, CSV, XLSX or DOCX), at most 10 MB' } },
+  properties: {
+    file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The document (PDF, PNG, JPEG, CSV, XLSX or DOCX), at most 10 MB' },
+  },
 };
 
 function requestBody(route: RouteDefinition): JsonObject | undefined {
   if (route.upload === 'file') return { required: true, content: { 'multipart/form-data': { schema: UPLOAD_SCHEMA } } };
   if (route.body || route.jsonSchemaBody) {
     const example = route.example?.body;
-    return { required: true, content: { 'application/json': { schema: ref(componentName(route, 'Body')), ...(example === undefined ? {} : examplesOf(route, example)) } } };
+    return {
+      required: true,
+      content: { 'application/json': { schema: ref(componentName(route, 'Body')), ...(example === undefined ? {} : examplesOf(route, example)) } },
+    };
   }
   return undefined;
 }
@@ -460,11 +488,16 @@ function operationServedElsewhere(operation: OperationServedElsewhere): JsonObje
     description: operation.description,
     tags: [SURFACE_TAGS.public.name],
     security: [],
-    ...(body ? { requestBody: { required: true, content: Object.fromEntries(body.mediaTypes.map((type) => [type, { schema: schemaRef(body.schema) }])) } } : {}),
+    ...(body
+      ? { requestBody: { required: true, content: Object.fromEntries(body.mediaTypes.map((type) => [type, { schema: schemaRef(body.schema) }])) } }
+      : {}),
     responses: Object.fromEntries(
       Object.entries(operation.responses).map(([status, { description, content }]) => [
         status,
-        { description, ...(content ? { content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema: schemaRef(schema) }])) } : {}) },
+        {
+          description,
+          ...(content ? { content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema: schemaRef(schema) }])) } : {}),
+        },
       ]),
     ),
   };
@@ -475,7 +508,7 @@ const INFO_DESCRIPTION = [
   '',
   '**Start here.** An integrator signs in (`POST /api/platform/v1/auth/login`), creates an API key (`POST /api/platform/v1/api-key`) and exchanges it for tokens: a platform token (`POST /api/platform/v1/auth/token`), a tenant token (the same with `Service-tenant-id`) or a Marketplace V1 jwt (`POST /api/marketplace/v1/auth/authorize?api_key=…`). Every other call sends `Authorization: Bearer <token>`. A lender exchanges its client credentials for an `id_token` at `/oauth/token` (OAuth 2.0 password grant) before each call.',
   '',
-  '**Lenders** sign in at `/oauth/token` (below, with the OpenID discovery and key set documents) and receive the funding application document on their webhook URLs: the `webhooks` section declares both deliveries, their Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), the event type (`webhook-event-type`) and the application\'s sequence number (`webhook-sequence`).',
+  "**Lenders** sign in at `/oauth/token` (below, with the OpenID discovery and key set documents) and receive the funding application document on their webhook URLs: the `webhooks` section declares both deliveries, their Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), the event type (`webhook-event-type`) and the application's sequence number (`webhook-sequence`).",
   '',
   "Each operation names who may call it (token kinds and scopes) and carries an example request and the answer this server gave it. Failures are RFC 9457 problem details whose `type` links to the code's entry on [/docs/problems](/docs/problems); every response carries `X-Request-Id`.",
 ].join('\n');
@@ -504,13 +537,22 @@ export function buildOpenApiDocument(options: { serverUrl?: string; routes?: Rou
       contact: { name: 'Funding gateway maintainers', url: absolute('/docs') },
     },
     servers: [{ url: serverUrl, description: 'This deployment' }],
-    tags: [...Object.entries(SURFACE_TAGS).filter(([surface]) => used.has(surface as Surface) || surface === 'public').map(([, tag]) => tag), WEBHOOKS_TAG, INTEGRATOR_WEBHOOKS_TAG],
+    tags: [
+      ...Object.entries(SURFACE_TAGS)
+        .filter(([surface]) => used.has(surface as Surface) || surface === 'public')
+        .map(([, tag]) => tag),
+      WEBHOOKS_TAG,
+      INTEGRATOR_WEBHOOKS_TAG,
+    ],
     paths,
     webhooks: Object.fromEntries(WEBHOOKS.map((webhook) => [webhook.eventType, { post: webhookOperation(webhook) }])),
     components: {
       schemas: components,
       // The lender's token URL on this deployment, so a client or collection needs no edit.
-      securitySchemes: { ...SECURITY_SCHEMES, lenderOAuth: { ...SECURITY_SCHEMES.lenderOAuth, flows: { password: { tokenUrl: absolute('/oauth/token'), scopes: {} } } } },
+      securitySchemes: {
+        ...SECURITY_SCHEMES,
+        lenderOAuth: { ...SECURITY_SCHEMES.lenderOAuth, flows: { password: { tokenUrl: absolute('/oauth/token'), scopes: {} } } },
+      },
     },
   };
 }

@@ -53,7 +53,8 @@ export function createRestRouter(options: RestRouterOptions): Router {
   const router = express.Router();
   router.use(express.json({ limit: '1mb', type: JSON_TYPES }), inspectJsonBody);
   removeStaleSpoolFiles(options.uploadSpoolDirectory, STALE_SPOOL_FILE_MS).then(
-    (removed) => removed > 0 && options.logger.warn({ removed, directory: options.uploadSpoolDirectory }, 'removed upload spool files left by an earlier process'),
+    (removed) =>
+      removed > 0 && options.logger.warn({ removed, directory: options.uploadSpoolDirectory }, 'removed upload spool files left by an earlier process'),
     (err) => options.logger.warn({ err, directory: options.uploadSpoolDirectory }, 'could not clean the upload spool directory'),
   );
   async function respond(route: RouteDefinition, req: Request, res: Response): Promise<void> {
@@ -81,7 +82,8 @@ export function createRestRouter(options: RestRouterOptions): Router {
   }
   const served = servedRoutes(options.routes ?? ROUTES);
   for (const { route, path } of served) {
-    if (route.upload === 'file' && !route.authorizeUpload) throw new Error(`${route.operationId}: an upload route must authorise before its body is read (authorizeUpload)`);
+    if (route.upload === 'file' && !route.authorizeUpload)
+      throw new Error(`${route.operationId}: an upload route must authorise before its body is read (authorizeUpload)`);
     const checks = route.upload === 'file' ? [] : [requireJsonBody];
     router[route.method](path, ...checks, (req: Request, res: Response) => respond(route, req, res));
   }
@@ -145,7 +147,12 @@ function pathPattern(expressPath: string): RegExp {
  */
 function requireJsonBody(req: Request, res: Response, next: () => void): void {
   if (!hasBody(req) || req.is(JSON_TYPES)) return next();
-  sendProblem(res, new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${JSON_TYPES.join(' or ')}, not ${req.headers['content-type'] ?? 'untyped'}`, [{ pointer: 'header:content-type', message: `must be ${JSON_TYPES.join(' or ')}` }]));
+  sendProblem(
+    res,
+    new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body must be ${JSON_TYPES.join(' or ')}, not ${req.headers['content-type'] ?? 'untyped'}`, [
+      { pointer: 'header:content-type', message: `must be ${JSON_TYPES.join(' or ')}` },
+    ]),
+  );
 }
 
 /**
@@ -238,7 +245,11 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (!(err instanceof AppError)) {
       const fromDatabase = databaseError(err);
-      if (fromDatabase) logger.warn({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, fromDatabase.code === 'SERVICE_UNAVAILABLE' ? 'the database was unavailable to a REST request' : 'a database constraint refused a REST request');
+      if (fromDatabase)
+        logger.warn(
+          { err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) },
+          fromDatabase.code === 'SERVICE_UNAVAILABLE' ? 'the database was unavailable to a REST request' : 'a database constraint refused a REST request',
+        );
       else logger.error({ err, requestId: requestIdOf(res), method: req.method, path: redactSecrets(req.path) }, 'unhandled error in REST route');
     }
     sendProblem(res, err);

@@ -16,7 +16,7 @@ import { tenantRoutes } from '../../modules/tenants/tenant.routes.js';
 import { webhookRoutes } from '../../modules/webhooks/webhook.routes.js';
 import { servedPaths, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
-export { BASES, FileDownload, Redirect,  type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
+export { BASES, FileDownload, Redirect, type RestRequest, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 
 /**
  * Literal segments before parameters, position by position: `/profiles/blank` is tried before

@@ -38,7 +38,11 @@ export function loadBatched<V>(ctx: ServiceContext, field: string, batch: (ids: 
  * reference itself) only if the caller sees it, all references of the request in one look-up.
  * Anyone who can reach a subgraph's port can send `_entities`, so the gateway's word is not taken.
  */
-export function visibleReference<R>(typeName: string, idOf: (ref: R) => string, visibleAmong: (ctx: ServiceContext, ids: readonly string[]) => Promise<boolean[]>) {
+export function visibleReference<R>(
+  typeName: string,
+  idOf: (ref: R) => string,
+  visibleAmong: (ctx: ServiceContext, ids: readonly string[]) => Promise<boolean[]>,
+) {
   return async (ref: R, ctx: ServiceContext): Promise<R | null> =>
     (await loadBatched(ctx, `${typeName} reference`, (ids) => visibleAmong(ctx, ids), idOf(ref))) ? ref : null;
 }

@@ -11,7 +11,11 @@ import { databaseError } from '../prisma-errors.js';
 export function toGraphQLError(err: unknown, ctx?: Pick<ServiceContext, 'logger'>): GraphQLError {
   if (err instanceof GraphQLError) return err;
   const appError = err instanceof AppError ? err : databaseError(err);
-  if (appError && !(err instanceof AppError)) ctx?.logger.warn({ err }, appError.code === 'SERVICE_UNAVAILABLE' ? 'the database was unavailable to a GraphQL operation' : 'a database constraint refused a GraphQL operation');
+  if (appError && !(err instanceof AppError))
+    ctx?.logger.warn(
+      { err },
+      appError.code === 'SERVICE_UNAVAILABLE' ? 'the database was unavailable to a GraphQL operation' : 'a database constraint refused a GraphQL operation',
+    );
   if (appError) {
     return new GraphQLError(appError.message, {
       extensions: { code: appError.code, status: HTTP_STATUS_BY_CODE[appError.code], fields: appError.fields, ...appError.details },

@@ -54,7 +54,10 @@ class ProbeResolver {
 }
 
 // A type published before it was derived: a String id, and an input named without the Input suffix.
-const ProbeLegacyOutput = objectTypeFrom(z.strictObject({ id: z.string().meta({ graphqlType: 'String' }), ownerId: z.string(), code: z.string().meta({ graphqlType: 'ID' }) }), 'ProbeLegacy');
+const ProbeLegacyOutput = objectTypeFrom(
+  z.strictObject({ id: z.string().meta({ graphqlType: 'String' }), ownerId: z.string(), code: z.string().meta({ graphqlType: 'ID' }) }),
+  'ProbeLegacy',
+);
 const ProbeLegacyFilter = inputTypeFrom(z.strictObject({ ownerId: z.string().optional() }), { name: 'ProbeLegacyFilter', exactName: true });
 
 @Resolver()
@@ -142,8 +145,12 @@ describe('zod → GraphQL types', () => {
   });
 
   it('refuses shapes GraphQL cannot type, naming the field', () => {
-    expect(() => objectTypeFrom(z.strictObject({ free: z.record(z.string(), z.unknown()) }), 'ProbeFree')).toThrow('ProbeFree.free: zod record has no GraphQL type');
-    expect(() => objectTypeFrom(z.strictObject({ either: z.union([z.string(), z.number()]) }), 'ProbeEither')).toThrow('ProbeEither.either: a union becomes a GraphQL field only when');
+    expect(() => objectTypeFrom(z.strictObject({ free: z.record(z.string(), z.unknown()) }), 'ProbeFree')).toThrow(
+      'ProbeFree.free: zod record has no GraphQL type',
+    );
+    expect(() => objectTypeFrom(z.strictObject({ either: z.union([z.string(), z.number()]) }), 'ProbeEither')).toThrow(
+      'ProbeEither.either: a union becomes a GraphQL field only when',
+    );
     expect(() => objectTypeFrom(z.strictObject({ a: z.string() }))).toThrow('A derived GraphQL type needs a name');
   });
 });

@@ -100,7 +100,10 @@ export function objectTypeFrom<S extends z.ZodObject>(schema: S, options?: strin
 }
 
 /** The GraphQL input type of a zod object schema; `Input` is appended to the name unless `exactName` (a published name without it). */
-export function inputTypeFrom<S extends z.ZodObject>(schema: S, options?: string | Pick<DeriveOptions, 'name' | 'strings' | 'json' | 'exactName'>): ClassType<z.input<S>> {
+export function inputTypeFrom<S extends z.ZodObject>(
+  schema: S,
+  options?: string | Pick<DeriveOptions, 'name' | 'strings' | 'json' | 'exactName'>,
+): ClassType<z.input<S>> {
   const { name, ...rest } = typeof options === 'string' ? { name: options } : (options ?? {});
   return deriveObject(schema, rootName(schema, name), 'input', rest) as ClassType<z.input<S>>;
 }
@@ -214,7 +217,9 @@ function fieldShape(schema: ZodAny, key: string, parentName: string, kind: Kind,
     itemsNullable = element.nullable;
   }
   const notes = [...outer.notes, ...element.notes.filter((n) => !outer.notes.includes(n))];
-  const elementType = isKey ? { type: ID, typeName: 'ID', note: undefined } : elementTypeOf(element.schema, key, parentName, kind, `${parentName}.${key}`, overrides);
+  const elementType = isKey
+    ? { type: ID, typeName: 'ID', note: undefined }
+    : elementTypeOf(element.schema, key, parentName, kind, `${parentName}.${key}`, overrides);
   if (elementType.note) notes.push(list ? elementType.note.replace(/^One of/, 'Each one of') : elementType.note);
   return {
     name: key,
@@ -258,7 +263,11 @@ function elementTypeOf(
     }
     case 'literal': {
       const values = def.values as unknown[];
-      const scalar = values.every((v) => typeof v === 'boolean') ? { type: Boolean, typeName: 'Boolean' } : values.every((v) => typeof v === 'string') ? { type: String, typeName: 'String' } : undefined;
+      const scalar = values.every((v) => typeof v === 'boolean')
+        ? { type: Boolean, typeName: 'Boolean' }
+        : values.every((v) => typeof v === 'string')
+          ? { type: String, typeName: 'String' }
+          : undefined;
       if (!scalar) throw new Error(`${path}: no GraphQL type for a literal of ${values.map((v) => typeof v).join(', ')}`);
       return { ...scalar, note: `Always ${values.map((v) => JSON.stringify(v)).join(' or ')}.` };
     }

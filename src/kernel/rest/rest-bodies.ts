@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 
-
 /** Removes, at any depth, every property named in `keys` whose value is null. */
 export function withoutNullKeys<T>(value: T, keys: ReadonlySet<string>): T {
   if (Array.isArray(value)) return value.map((item) => withoutNullKeys(item, keys)) as T;

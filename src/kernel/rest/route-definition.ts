@@ -134,8 +134,10 @@ interface RequestExample {
 type Parsed<S, Otherwise> = [S] extends [never] ? Otherwise : S extends z.ZodType ? z.output<S> : Otherwise;
 
 /** A row whose handler is typed by its schemas: the input it is handed (`Input`), the answer its response. */
-export interface TypedRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType, Input extends { body: unknown; query: unknown }>
-  extends Omit<RouteDefinition, 'body' | 'query' | 'response' | 'handle' | 'inputCheckedBy'> {
+export interface TypedRoute<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType, Input extends { body: unknown; query: unknown }> extends Omit<
+  RouteDefinition,
+  'body' | 'query' | 'response' | 'handle' | 'inputCheckedBy'
+> {
   body?: B;
   query?: Q;
   response?: R;
@@ -149,7 +151,9 @@ type InputCheckedLater<B, Q> = { body: CheckedLater<Parsed<B, unknown>>; query: 
  * A row, its handler typed by the row's own schemas: the router (rest-router.ts) parses the body and
  * query with them before `handle`, and the compiler holds the handler's answer to `response`.
  */
-export function route<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: TypedRoute<B, Q, R, ParsedInput<B, Q>>): RouteDefinition {
+export function route<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(
+  row: TypedRoute<B, Q, R, ParsedInput<B, Q>>,
+): RouteDefinition {
   return { ...(row as unknown as RouteDefinition), inputCheckedBy: 'router' };
 }
 
@@ -158,7 +162,9 @@ export function route<B extends z.ZodType = never, Q extends z.ZodType = never, 
  * nothing of the body and query itself but hands them, with the row's schemas, to the operation,
  * which checks them once it has found the object among what the caller may see.
  */
-export function routeCheckedInOperation<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(row: TypedRoute<B, Q, R, InputCheckedLater<B, Q>>): RouteDefinition {
+export function routeCheckedInOperation<B extends z.ZodType = never, Q extends z.ZodType = never, R extends z.ZodType = never>(
+  row: TypedRoute<B, Q, R, InputCheckedLater<B, Q>>,
+): RouteDefinition {
   return { ...(row as unknown as RouteDefinition), inputCheckedBy: 'operation' };
 }
 

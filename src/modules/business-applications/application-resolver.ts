@@ -22,7 +22,9 @@ export class ApplicationResolver {
     return applications.getApplication(ctx, id);
   }
 
-  @Mutation(() => Application, { description: 'POST /applications (Business V1): the answer variant named by type; tenant token or Service-tenant-id. Returns the application as stored' })
+  @Mutation(() => Application, {
+    description: 'POST /applications (Business V1): the answer variant named by type; tenant token or Service-tenant-id. Returns the application as stored',
+  })
   createApplication(
     @Arg('input', () => GraphQLJSONObject, {
       description:
@@ -34,13 +36,17 @@ export class ApplicationResolver {
     return applications.createApplication(ctx, input);
   }
 
-  @Mutation(() => Boolean, { description: 'DELETE /applications/{applicationId}/continue-url (Business V1): ends every continue link of the application made until now; true once done' })
+  @Mutation(() => Boolean, {
+    description: 'DELETE /applications/{applicationId}/continue-url (Business V1): ends every continue link of the application made until now; true once done',
+  })
   async revokeContinueUrls(@Arg('applicationId', () => ID) applicationId: string, @Ctx() ctx: ServiceContext): Promise<boolean> {
     await applications.revokeContinueUrls(ctx, applicationId);
     return true;
   }
 
-  @FieldResolver(() => [PreselectedOffer], { description: 'Indicative instant offers (GET /applications/{id}/pre-selected; access row Application.preselectedOffers)' })
+  @FieldResolver(() => [PreselectedOffer], {
+    description: 'Indicative instant offers (GET /applications/{id}/pre-selected; access row Application.preselectedOffers)',
+  })
   preselectedOffers(@Root() application: applications.BusinessApplicationRecord, @Ctx() ctx: ServiceContext): Promise<preselected.PreselectedOffer[]> {
     return loadBatched(ctx, 'Application.preselectedOffers', (ids) => applications.preselectedOffersOfApplications(ctx, ids), application.id);
   }

@@ -11,13 +11,42 @@ import { questionnaireDefinitions, type QuestionnaireDefinition } from '../quest
 
 const CLIENT = ['clientName', 'clientEmail', 'clientNumber'] as const;
 const ALL_FUNDING = [
-  'fundingUrgency', 'useOfFunds', 'assetType', ...CLIENT, 'legalRequirements', 'businessPurposes', 'fundingAmount', 'fundingPeriod',
-  'clientType', 'averageCardSales', 'netProfit', 'revenue', 'netAssetCost', 'cardPayments', 'raiseInvoices', 'fundingAsset',
-  'assetExistingAgreement', 'purchaseOrders', 'businessOwnsAssets', 'homeOwnership',
+  'fundingUrgency',
+  'useOfFunds',
+  'assetType',
+  ...CLIENT,
+  'legalRequirements',
+  'businessPurposes',
+  'fundingAmount',
+  'fundingPeriod',
+  'clientType',
+  'averageCardSales',
+  'netProfit',
+  'revenue',
+  'netAssetCost',
+  'cardPayments',
+  'raiseInvoices',
+  'fundingAsset',
+  'assetExistingAgreement',
+  'purchaseOrders',
+  'businessOwnsAssets',
+  'homeOwnership',
 ] as const;
 const WORKING_CAPITAL = [
-  'fundingUrgency', 'useOfFunds', 'businessPurposes', 'personalGuarantee', 'homeOwnership', 'businessOwnsAssets', 'fundingAmount',
-  'fundingPeriod', 'netProfit', 'revenue', 'contactName', 'contactEmail', 'contactNumber', 'tradingAddress',
+  'fundingUrgency',
+  'useOfFunds',
+  'businessPurposes',
+  'personalGuarantee',
+  'homeOwnership',
+  'businessOwnsAssets',
+  'fundingAmount',
+  'fundingPeriod',
+  'netProfit',
+  'revenue',
+  'contactName',
+  'contactEmail',
+  'contactNumber',
+  'tradingAddress',
 ] as const;
 
 export const APPLICATION_VARIANT_FIELDS: Record<string, readonly string[]> = {
@@ -27,25 +56,86 @@ export const APPLICATION_VARIANT_FIELDS: Record<string, readonly string[]> = {
   'business-working-capital': WORKING_CAPITAL,
   'business-anonymous-working-capital': WORKING_CAPITAL,
   'introducer-working-capital': [
-    'fundingUrgency', 'useOfFunds', ...CLIENT, 'legalRequirements', 'fundingPeriod', 'businessPurposes', 'personalGuarantee',
-    'homeOwnership', 'businessOwnsAssets', 'netProfit', 'fundingAmount', 'revenue', 'tradingAddress',
+    'fundingUrgency',
+    'useOfFunds',
+    ...CLIENT,
+    'legalRequirements',
+    'fundingPeriod',
+    'businessPurposes',
+    'personalGuarantee',
+    'homeOwnership',
+    'businessOwnsAssets',
+    'netProfit',
+    'fundingAmount',
+    'revenue',
+    'tradingAddress',
   ],
   'introducer-commercial-property': [
-    'repaymentMethod', 'propertyClassification', 'mortgageProduct', 'portfolioSize', 'primaryUse', 'propertySetting', 'propertyLocation',
-    ...CLIENT, 'legalRequirements', 'businessPurposes', 'netProfit', 'revenue', 'fundingAmount', 'depositOrEquity', 'propertyValue',
-    'outstandingDebt', 'annualIncome', 'fundingPeriod', 'personalGuarantee', 'homeOwnership', 'businessOwnsAssets', 'refinancing', 'tradingAddress',
+    'repaymentMethod',
+    'propertyClassification',
+    'mortgageProduct',
+    'portfolioSize',
+    'primaryUse',
+    'propertySetting',
+    'propertyLocation',
+    ...CLIENT,
+    'legalRequirements',
+    'businessPurposes',
+    'netProfit',
+    'revenue',
+    'fundingAmount',
+    'depositOrEquity',
+    'propertyValue',
+    'outstandingDebt',
+    'annualIncome',
+    'fundingPeriod',
+    'personalGuarantee',
+    'homeOwnership',
+    'businessOwnsAssets',
+    'refinancing',
+    'tradingAddress',
   ],
   'introducer-credit-improvement': [...CLIENT, 'legalRequirements', 'netProfit', 'revenue'],
   'introducer-debt-recovery': [
-    ...CLIENT, 'legalRequirements', 'claimAmount', 'defendantSector', 'defendantCompanyType', 'defendantClientName', 'defendantClientEmail',
-    'defendantClientNumber', 'defendantTradingAddress', 'defendantIncorporationDate', 'defendantCompanyName', 'defendantCompanyNumber',
+    ...CLIENT,
+    'legalRequirements',
+    'claimAmount',
+    'defendantSector',
+    'defendantCompanyType',
+    'defendantClientName',
+    'defendantClientEmail',
+    'defendantClientNumber',
+    'defendantTradingAddress',
+    'defendantIncorporationDate',
+    'defendantCompanyName',
+    'defendantCompanyNumber',
   ],
   'introducer-grants': [
-    ...CLIENT, 'legalRequirements', 'netProfit', 'revenue', 'tradeDebtors', 'bankInterest', 'depreciation', 'amortisation', 'companyWebsite',
-    'employeesNumber', 'uniqueIp', 'previousGrantApplication', 'tradingDifficulty', 'tradingAddress',
+    ...CLIENT,
+    'legalRequirements',
+    'netProfit',
+    'revenue',
+    'tradeDebtors',
+    'bankInterest',
+    'depreciation',
+    'amortisation',
+    'companyWebsite',
+    'employeesNumber',
+    'uniqueIp',
+    'previousGrantApplication',
+    'tradingDifficulty',
+    'tradingAddress',
   ],
   'introducer-rd-tax-claim': [
-    ...CLIENT, 'legalRequirements', 'companyWebsite', 'netProfit', 'revenue', 'innovativeProductsOrServices', 'taxRelief', 'tradingDifficulty', 'tradingAddress',
+    ...CLIENT,
+    'legalRequirements',
+    'companyWebsite',
+    'netProfit',
+    'revenue',
+    'innovativeProductsOrServices',
+    'taxRelief',
+    'tradingDifficulty',
+    'tradingAddress',
   ],
 };
 
@@ -67,7 +157,16 @@ const APPLICATION_ONLY_FIELDS: Record<string, JsonSchema> = {
   mortgageProduct: {
     title: 'Mortgage product',
     type: 'string',
-    enum: ['PERSONAL_MORTGAGE', 'BUY_TO_LET', 'COMMERCIAL_MORTGAGE', 'COMMERCIAL_INVESTMENT', 'DEVELOPMENT_FINANCE', 'BRIDGING_LOAN', 'REFURBISHMENT_LOAN', 'OTHER'],
+    enum: [
+      'PERSONAL_MORTGAGE',
+      'BUY_TO_LET',
+      'COMMERCIAL_MORTGAGE',
+      'COMMERCIAL_INVESTMENT',
+      'DEVELOPMENT_FINANCE',
+      'BRIDGING_LOAN',
+      'REFURBISHMENT_LOAN',
+      'OTHER',
+    ],
   },
 };
 
@@ -111,9 +210,12 @@ export function applicationBodySchema(type: string): JsonSchema {
 /** Validates a body (without `type`) against its variant: 400 naming every failing or foreign field. */
 export function validateApplicationBody(type: string, body: Record<string, unknown>): Record<string, unknown> {
   if (!(type in APPLICATION_VARIANT_FIELDS)) {
-    throw AppError.badRequest('The application is invalid', [{ pointer: '/type', message: `must be one of ${Object.keys(APPLICATION_VARIANT_FIELDS).join(', ')}` }]);
+    throw AppError.badRequest('The application is invalid', [
+      { pointer: '/type', message: `must be one of ${Object.keys(APPLICATION_VARIANT_FIELDS).join(', ')}` },
+    ]);
   }
-  if (Object.keys(body).length === 0) throw AppError.badRequest('The application is invalid', [{ pointer: '', message: 'must hold at least one field besides type' }]);
+  if (Object.keys(body).length === 0)
+    throw AppError.badRequest('The application is invalid', [{ pointer: '', message: 'must hold at least one field besides type' }]);
   return validateAnswers(applicationBodySchema(type), body);
 }
 

@@ -16,7 +16,7 @@ export const BusinessApplication = z
   .strictObject({
     id: z.uuid(),
     type: z.literal(APPLICATION_RESPONSE_TYPE).describe('The response variant of spec 2.6, the same for every application.'),
-    questionnaireId: z.string().describe('The questionnaire (answer variant) it was made with: the request\'s `type`, e.g. business-all-funding-products'),
+    questionnaireId: z.string().describe("The questionnaire (answer variant) it was made with: the request's `type`, e.g. business-all-funding-products"),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Application', description: 'A Business V1 funding application (spec 2.6)' });

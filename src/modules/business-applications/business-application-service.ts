@@ -34,7 +34,13 @@ const DEFAULT_APPLICATION_TYPE = 'business-all-funding-products';
 const CONTINUE_URL_TTL_SECONDS = 7 * 24 * 3600;
 
 function toRecord(row: { id: string; type: string; answers: unknown; createdAt: Date }): BusinessApplicationRecord {
-  return { id: row.id, type: APPLICATION_RESPONSE_TYPE, questionnaireId: row.type, answers: (row.answers ?? {}) as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    type: APPLICATION_RESPONSE_TYPE,
+    questionnaireId: row.type,
+    answers: (row.answers ?? {}) as Record<string, unknown>,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** The answers an application shows back: all but governmentBackedLoansExist, which spec 2.6's response leaves out (REST body and continue page alike). */
@@ -65,7 +71,14 @@ export async function createApplication(ctx: ServiceContext, input: unknown, ide
         (await tx.profile.create({ data: { tenantId, environment: ctx.environment } }));
       await recordAnswers(ctx, definition, profile.id, (stored) => ({ ...stored, ...answersOf(definition, answers) }), tx);
       return tx.businessApplication.create({
-        data: { tenantId, accountId: actor.accountId, environment: ctx.environment, profileId: profile.id, type: definition.id, answers: answers as Prisma.InputJsonValue },
+        data: {
+          tenantId,
+          accountId: actor.accountId,
+          environment: ctx.environment,
+          profileId: profile.id,
+          type: definition.id,
+          answers: answers as Prisma.InputJsonValue,
+        },
       });
     });
     ctx.logger.info({ applicationId: row.id, tenantId }, 'business application created');
@@ -95,7 +108,12 @@ const continuePagePath = (id: string) => `/app/applications/${id}/continue`;
  * The link names the API key behind the caller's token and the application's link generation: it
  * ends when that key is revoked or expires, or when the integrator revokes the application's links.
  */
-export async function generateContinueUrl(ctx: ServiceContext, id: unknown, body: CheckedLater<z.output<typeof ContinueBody>>, idempotencyKey?: unknown): Promise<ContinueUrl> {
+export async function generateContinueUrl(
+  ctx: ServiceContext,
+  id: unknown,
+  body: CheckedLater<z.output<typeof ContinueBody>>,
+  idempotencyKey?: unknown,
+): Promise<ContinueUrl> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const row = await findVisibleApplication(ctx, actor, id);
   const { clickId } = body();
@@ -132,7 +150,9 @@ async function assertContinueLinkStands(ctx: ServiceContext, claims: LinkClaims,
  * GET /applications/validate-continue-url?continueUrl= → 200 { valid, applicationId } or 403/400;
  * a link to an application the caller does not see is a 404, like a missing one.
  */
-export const ContinueUrlQuery = z.object({ continueUrl: z.url({ message: 'must be a URL' }).describe('The continue URL to check (as POST …/continue-url made it)') });
+export const ContinueUrlQuery = z.object({
+  continueUrl: z.url({ message: 'must be a URL' }).describe('The continue URL to check (as POST …/continue-url made it)'),
+});
 
 export async function validateContinueUrl(ctx: ServiceContext, query: z.output<typeof ContinueUrlQuery>): Promise<ContinueUrlCheck> {
   const actor = requireAccess(ctx, 'businessApplications.read');
@@ -183,7 +203,11 @@ function matchListOf({ outcome, catalogue }: ProfileMatching): ApplicationMatch[
 }
 
 /** Indicative instant offers of the matched instant-offer products, each with the product it prices. */
-function preselectedOffersOf(ctx: ServiceContext, row: ApplicationRow, { outcome, catalogue }: ProfileMatching): Array<{ productId: number; offer: PreselectedOffer }> {
+function preselectedOffersOf(
+  ctx: ServiceContext,
+  row: ApplicationRow,
+  { outcome, catalogue }: ProfileMatching,
+): Array<{ productId: number; offer: PreselectedOffer }> {
   const answers = row.answers as { fundingAmount?: { value?: number }; fundingPeriod?: number };
   const amount = answers.fundingAmount?.value;
   if (amount === undefined) return [];
@@ -192,12 +216,17 @@ function preselectedOffersOf(ctx: ServiceContext, row: ApplicationRow, { outcome
     .filter((m) => catalogue.productById.get(m.productId)?.instantOffer)
     .map((m) => ({
       productId: m.productId,
-      offer: preselectedOffer(catalogue.productById.get(m.productId)!, m, { amount, periodMonths: answers.fundingPeriod }, {
-        applicationId: row.id,
-        profileUuid: row.profileId,
-        applicationUrl: null,
-        now,
-      }),
+      offer: preselectedOffer(
+        catalogue.productById.get(m.productId)!,
+        m,
+        { amount, periodMonths: answers.fundingPeriod },
+        {
+          applicationId: row.id,
+          profileUuid: row.profileId,
+          applicationUrl: null,
+          now,
+        },
+      ),
     }));
 }
 
@@ -215,7 +244,10 @@ const continueLink = async (ctx: ServiceContext, id: unknown, token: unknown) =>
   const applicationId = parseInput(ApplicationId, id, 'applicationId');
   // The verified link is the credential: it was issued to a caller who could see the application.
   const claims = await ctx.auth.tokens.verifyLink(typeof token === 'string' ? token : '', continueSubject(applicationId));
-  const row = await ctx.db.businessApplication.findFirst({ where: linkedApplication(ctx, applicationId), include: { profile: { select: { companyInformation: true } } } });
+  const row = await ctx.db.businessApplication.findFirst({
+    where: linkedApplication(ctx, applicationId),
+    include: { profile: { select: { companyInformation: true } } },
+  });
   if (!row) throw AppError.notFound('Application');
   await assertContinueLinkStands(ctx, claims, row);
   return row;
@@ -229,14 +261,22 @@ export async function openContinuePage(ctx: ServiceContext, id: unknown, token: 
   const row = await continueLink(ctx, id, token);
   const matching = await matchProfileById(ctx, row.profileId, {});
   const offers = new Map(preselectedOffersOf(ctx, row, matching).map((o) => [o.productId, o.offer]));
-  const latest = await ctx.db.reviewSelection.findFirst({ where: { profileId: row.profileId, state: { not: 'CLOSED' } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const latest = await ctx.db.reviewSelection.findFirst({
+    where: { profileId: row.profileId, state: { not: 'CLOSED' } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
   // Applications carry no company fields: the page names the company from the tenant's profile.
   const { name } = (row.profile.companyInformation ?? {}) as { name?: unknown };
   return {
     application: { ...toRecord(row), ...(typeof name === 'string' ? { companyName: name } : {}) },
     matches: matchListOf(matching).map((m) => ({ ...m, offer: offers.get(m.productId) ?? null })),
     choice: latest
-      ? { state: latest.state, lenders: latest.selection as Array<{ lenderId: number; products: string[] }>, createdAt: latest.createdAt.toISOString(), reason: latest.decisionReason }
+      ? {
+          state: latest.state,
+          lenders: latest.selection as Array<{ lenderId: number; products: string[] }>,
+          createdAt: latest.createdAt.toISOString(),
+          reason: latest.decisionReason,
+        }
       : null,
     mayChoose: clientMayChoose(latest?.state ?? null),
   };
@@ -261,7 +301,11 @@ export async function continueWithChoice(ctx: ServiceContext, id: unknown, token
     const [lenderId, product] = item.split(':') as [string, string];
     byLender.set(Number(lenderId), [...(byLender.get(Number(lenderId)) ?? []), product]);
   }
-  const requested = parseInput(SelectedLenders, [...byLender].map(([lenderId, products]) => ({ lenderId, products })), 'Choice');
+  const requested = parseInput(
+    SelectedLenders,
+    [...byLender].map(([lenderId, products]) => ({ lenderId, products })),
+    'Choice',
+  );
   const matching = await matchProfileById(ctx, row.profileId, { reasons: true });
   const search = { ...toFundingSearchResult(matching, false), ...(await recordFundingSearch(ctx, matching)) };
   await queueReviewSelection(ctx, row.profileId, search, normaliseSelection(requested), requested, { client: { replaceConfirmed: replace === 'yes' } });
@@ -305,7 +349,11 @@ export async function matchesOfApplications(ctx: ServiceContext, applicationIds:
  */
 async function applicationMatchLists(ctx: ServiceContext, applicationIds: readonly string[]): Promise<ApplicationMatchList[]> {
   const rows = await applicationRows(ctx, applicationIds);
-  const matchings = await matchProfilesByIds(ctx, rows.map((row) => row.profileId), {});
+  const matchings = await matchProfilesByIds(
+    ctx,
+    rows.map((row) => row.profileId),
+    {},
+  );
   return matchings.map((matching) => {
     const matches = matchListOf(matching).map(({ productId: _id, ...match }) => match);
     return { numberOfMatches: matches.length, matches };
@@ -325,7 +373,11 @@ export async function preselectedOffersOfApplications(ctx: ServiceContext, appli
  */
 async function applicationPreselectedOffers(ctx: ServiceContext, applicationIds: readonly string[]): Promise<PreselectedOffer[][]> {
   const rows = await applicationRows(ctx, applicationIds);
-  const matchings = await matchProfilesByIds(ctx, rows.map((row) => row.profileId), {});
+  const matchings = await matchProfilesByIds(
+    ctx,
+    rows.map((row) => row.profileId),
+    {},
+  );
   return rows.map((row, i) => preselectedOffersOf(ctx, row, matchings[i]!).map(({ offer }) => offer));
 }
 

@@ -25,10 +25,12 @@ function variantResponse(type: string): z.ZodType {
   // zod turns `format: email` into its own (stricter) email pattern; the answer must document the
   // rule requests were checked with, so those fields keep the JSON Schema format alone.
   const emailFields = Object.entries(answered).filter(([, property]) => (property as JsonObject).format === 'email');
-  const withoutFormats = Object.fromEntries(Object.entries(answered).map(([name, property]) => {
-    const { format, ...rest } = property as JsonObject;
-    return [name, format === 'email' ? rest : property];
-  }));
+  const withoutFormats = Object.fromEntries(
+    Object.entries(answered).map(([name, property]) => {
+      const { format, ...rest } = property as JsonObject;
+      return [name, format === 'email' ? rest : property];
+    }),
+  );
   const fields = z.fromJSONSchema({ ...variant, properties: withoutFormats } as Parameters<typeof z.fromJSONSchema>[0]);
   if (!(fields instanceof z.ZodObject)) throw new Error(`application variant ${type}: its body schema is not an object`);
   const emails = Object.fromEntries(emailFields.map(([name]) => [name, (fields.shape[name] as z.ZodType).meta({ format: 'email' })]));

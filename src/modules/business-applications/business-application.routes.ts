@@ -49,7 +49,12 @@ export const businessApplicationRoutes: RouteDefinition[] = [
     summary: 'Check a continue URL',
     description: `Whether a continue URL (from \`POST …/continue-url\`) is one of ours, untampered, unexpired and not revoked, and which application it opens. Not one of our continue URLs: 400; tampered, expired or revoked (its API key, or the application's links): 403; an application of a tenant the caller does not see: 404. ${TENANT_CREDENTIALS}`,
     access: 'businessApplications.read',
-    example: { query: { continueUrl: 'https://funding-gateway.example/app/applications/3f6c1a52-8d0e-4b7e-9a41-2c5d7e8f9b10/continue?token=eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl' } },
+    example: {
+      query: {
+        continueUrl:
+          'https://funding-gateway.example/app/applications/3f6c1a52-8d0e-4b7e-9a41-2c5d7e8f9b10/continue?token=eyJhbGciOiJFUzI1NiJ9.e30.c2lnbmF0dXJl',
+      },
+    },
     query: ContinueUrlQuery,
     response: ContinueUrlCheck,
     successStatus: 200,

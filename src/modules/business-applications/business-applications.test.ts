@@ -14,62 +14,153 @@ const B = '/api/business/v1';
 const GBP = (value: number) => ({ code: 'GBP', value });
 const CLIENT = { clientName: 'Ada Owner', clientEmail: 'ada@acme-widgets.example', clientNumber: '+44 20 7946 0000' };
 const ALL_FUNDING = {
-  fundingUrgency: 'ONE_MONTH', useOfFunds: 'BUSINESS_EXPANSION', assetType: 'PROPERTY', ...CLIENT, legalRequirements: true, businessPurposes: true,
-  fundingAmount: GBP(150000), fundingPeriod: 24, clientType: 1, averageCardSales: 7500, netProfit: GBP(120000), revenue: GBP(900000),
-  netAssetCost: GBP(40000), cardPayments: true, raiseInvoices: true, fundingAsset: true, assetExistingAgreement: false, purchaseOrders: false,
-  businessOwnsAssets: true, homeOwnership: true,
+  fundingUrgency: 'ONE_MONTH',
+  useOfFunds: 'BUSINESS_EXPANSION',
+  assetType: 'PROPERTY',
+  ...CLIENT,
+  legalRequirements: true,
+  businessPurposes: true,
+  fundingAmount: GBP(150000),
+  fundingPeriod: 24,
+  clientType: 1,
+  averageCardSales: 7500,
+  netProfit: GBP(120000),
+  revenue: GBP(900000),
+  netAssetCost: GBP(40000),
+  cardPayments: true,
+  raiseInvoices: true,
+  fundingAsset: true,
+  assetExistingAgreement: false,
+  purchaseOrders: false,
+  businessOwnsAssets: true,
+  homeOwnership: true,
 };
 const WORKING_CAPITAL = {
-  fundingUrgency: 'ASAP', useOfFunds: 'CASH_FLOW', businessPurposes: true, personalGuarantee: true, homeOwnership: false, businessOwnsAssets: true,
-  fundingAmount: GBP(50000), fundingPeriod: 12, netProfit: GBP(80000), revenue: GBP(600000), contactName: 'Ada Owner',
-  contactEmail: 'ada@acme-widgets.example', contactNumber: '+44 20 7946 0000', tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL',
+  fundingUrgency: 'ASAP',
+  useOfFunds: 'CASH_FLOW',
+  businessPurposes: true,
+  personalGuarantee: true,
+  homeOwnership: false,
+  businessOwnsAssets: true,
+  fundingAmount: GBP(50000),
+  fundingPeriod: 12,
+  netProfit: GBP(80000),
+  revenue: GBP(600000),
+  contactName: 'Ada Owner',
+  contactEmail: 'ada@acme-widgets.example',
+  contactNumber: '+44 20 7946 0000',
+  tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL',
 };
 /** One body per Business V1 application variant, each with every field of its variant (REFERENCE_NOTES), and a field foreign to it. */
 const VARIANTS: Record<string, { body: Record<string, unknown>; foreign: [string, unknown] }> = {
-  'business-all-funding-products': { body: { ...ALL_FUNDING, personalGuarantee: true, governmentBackedLoansExist: false }, foreign: ['tradingAddress', 'Sheffield'] },
-  'introducer-all-funding-products': { body: { ...ALL_FUNDING, personalGuarantee: true, tradingAddress: 'Sheffield' }, foreign: ['governmentBackedLoansExist', false] },
+  'business-all-funding-products': {
+    body: { ...ALL_FUNDING, personalGuarantee: true, governmentBackedLoansExist: false },
+    foreign: ['tradingAddress', 'Sheffield'],
+  },
+  'introducer-all-funding-products': {
+    body: { ...ALL_FUNDING, personalGuarantee: true, tradingAddress: 'Sheffield' },
+    foreign: ['governmentBackedLoansExist', false],
+  },
   'introducer-recovery-loan-scheme': { body: { ...ALL_FUNDING, tradingAddress: 'Sheffield' }, foreign: ['personalGuarantee', true] },
   'business-working-capital': { body: WORKING_CAPITAL, foreign: ['clientName', 'Ada Owner'] },
   'business-anonymous-working-capital': { body: WORKING_CAPITAL, foreign: ['companyName', 'ACME WIDGETS LIMITED'] },
   'introducer-working-capital': {
     body: {
-      fundingUrgency: 'ONE_WEEK', useOfFunds: 'CASH_FLOW', ...CLIENT, legalRequirements: true, fundingPeriod: 12, businessPurposes: true, personalGuarantee: true,
-      homeOwnership: true, businessOwnsAssets: false, netProfit: GBP(30000), fundingAmount: GBP(25000), revenue: GBP(300000), tradingAddress: 'Sheffield',
+      fundingUrgency: 'ONE_WEEK',
+      useOfFunds: 'CASH_FLOW',
+      ...CLIENT,
+      legalRequirements: true,
+      fundingPeriod: 12,
+      businessPurposes: true,
+      personalGuarantee: true,
+      homeOwnership: true,
+      businessOwnsAssets: false,
+      netProfit: GBP(30000),
+      fundingAmount: GBP(25000),
+      revenue: GBP(300000),
+      tradingAddress: 'Sheffield',
     },
     foreign: ['contactName', 'Ada Owner'],
   },
   'introducer-commercial-property': {
     body: {
-      repaymentMethod: 'CAPITAL_AND_INTEREST', propertyClassification: 'COMMERCIAL', mortgageProduct: 'COMMERCIAL_MORTGAGE', portfolioSize: 'TWO_TO_FOUR',
-      primaryUse: 'OFFICES', propertySetting: 'CITY', propertyLocation: 'UK_MAINLAND', ...CLIENT, legalRequirements: true, businessPurposes: true,
-      netProfit: GBP(90000), revenue: GBP(700000), fundingAmount: GBP(400000), depositOrEquity: GBP(100000), propertyValue: GBP(500000),
-      outstandingDebt: GBP(0), annualIncome: GBP(60000), fundingPeriod: 60, personalGuarantee: false, homeOwnership: true, businessOwnsAssets: true,
-      refinancing: false, tradingAddress: 'Sheffield',
+      repaymentMethod: 'CAPITAL_AND_INTEREST',
+      propertyClassification: 'COMMERCIAL',
+      mortgageProduct: 'COMMERCIAL_MORTGAGE',
+      portfolioSize: 'TWO_TO_FOUR',
+      primaryUse: 'OFFICES',
+      propertySetting: 'CITY',
+      propertyLocation: 'UK_MAINLAND',
+      ...CLIENT,
+      legalRequirements: true,
+      businessPurposes: true,
+      netProfit: GBP(90000),
+      revenue: GBP(700000),
+      fundingAmount: GBP(400000),
+      depositOrEquity: GBP(100000),
+      propertyValue: GBP(500000),
+      outstandingDebt: GBP(0),
+      annualIncome: GBP(60000),
+      fundingPeriod: 60,
+      personalGuarantee: false,
+      homeOwnership: true,
+      businessOwnsAssets: true,
+      refinancing: false,
+      tradingAddress: 'Sheffield',
     },
     foreign: ['assetType', 'PROPERTY'],
   },
-  'introducer-credit-improvement': { body: { ...CLIENT, legalRequirements: false, netProfit: GBP(10000), revenue: GBP(200000) }, foreign: ['fundingAmount', GBP(1000)] },
+  'introducer-credit-improvement': {
+    body: { ...CLIENT, legalRequirements: false, netProfit: GBP(10000), revenue: GBP(200000) },
+    foreign: ['fundingAmount', GBP(1000)],
+  },
   'introducer-debt-recovery': {
     body: {
-      ...CLIENT, legalRequirements: true, claimAmount: GBP(12500), defendantSector: 'RETAIL', defendantCompanyType: 'LIMITED_COMPANY',
-      defendantClientName: 'Bob Debtor', defendantClientEmail: 'bob@debtor.example', defendantClientNumber: '+44 113 496 0000',
-      defendantTradingAddress: '1 High Street, Leeds', defendantIncorporationDate: '2012-03-01', defendantCompanyName: 'DEBTOR TRADING LIMITED',
+      ...CLIENT,
+      legalRequirements: true,
+      claimAmount: GBP(12500),
+      defendantSector: 'RETAIL',
+      defendantCompanyType: 'LIMITED_COMPANY',
+      defendantClientName: 'Bob Debtor',
+      defendantClientEmail: 'bob@debtor.example',
+      defendantClientNumber: '+44 113 496 0000',
+      defendantTradingAddress: '1 High Street, Leeds',
+      defendantIncorporationDate: '2012-03-01',
+      defendantCompanyName: 'DEBTOR TRADING LIMITED',
       defendantCompanyNumber: '07654321',
     },
     foreign: ['defendantName', 'Bob Debtor'],
   },
   'introducer-grants': {
     body: {
-      ...CLIENT, legalRequirements: true, netProfit: GBP(20000), revenue: GBP(250000), tradeDebtors: GBP(15000), bankInterest: GBP(500),
-      depreciation: GBP(2000), amortisation: GBP(1000), companyWebsite: 'https://acme.example', employeesNumber: 12, uniqueIp: true,
-      previousGrantApplication: false, tradingDifficulty: false, tradingAddress: 'Sheffield',
+      ...CLIENT,
+      legalRequirements: true,
+      netProfit: GBP(20000),
+      revenue: GBP(250000),
+      tradeDebtors: GBP(15000),
+      bankInterest: GBP(500),
+      depreciation: GBP(2000),
+      amortisation: GBP(1000),
+      companyWebsite: 'https://acme.example',
+      employeesNumber: 12,
+      uniqueIp: true,
+      previousGrantApplication: false,
+      tradingDifficulty: false,
+      tradingAddress: 'Sheffield',
     },
     foreign: ['taxRelief', true],
   },
   'introducer-rd-tax-claim': {
     body: {
-      ...CLIENT, legalRequirements: true, companyWebsite: 'https://acme.example', netProfit: GBP(20000), revenue: GBP(250000),
-      innovativeProductsOrServices: true, taxRelief: true, tradingDifficulty: false, tradingAddress: 'Sheffield',
+      ...CLIENT,
+      legalRequirements: true,
+      companyWebsite: 'https://acme.example',
+      netProfit: GBP(20000),
+      revenue: GBP(250000),
+      innovativeProductsOrServices: true,
+      taxRelief: true,
+      tradingDifficulty: false,
+      tradingAddress: 'Sheffield',
     },
     foreign: ['uniqueIp', true],
   },
@@ -84,7 +175,11 @@ async function tenantAuth(): Promise<{ tenantId: string; auth: Record<string, st
   return { tenantId: id, auth };
 }
 const send = (method: string, path: string, auth: Record<string, string>, body?: unknown) =>
-  fetch(`${app.url}${B}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${app.url}${B}${path}`, {
+    method,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 /** A matched lender (lowest id) whose required fields the application's answers provide: the company number and contact details. */
 async function answerableMatch(applicationId: string, auth: Record<string, string>): Promise<{ lender: { id: number; name: string }; product: string }> {
@@ -93,7 +188,9 @@ async function answerableMatch(applicationId: string, auth: Record<string, strin
     where: { id: { in: matches.matches.map((m: { lender: { id: number } }) => m.lender.id) } },
     orderBy: { id: 'asc' },
   });
-  const lender = lenders.find((l) => (l.requiredFields as Array<{ field: string }>).every((rule) => /\.basicCompanyDetails\.(companyNumber|contactEmail|contactPhone)$/.test(rule.field)))!;
+  const lender = lenders.find((l) =>
+    (l.requiredFields as Array<{ field: string }>).every((rule) => /\.basicCompanyDetails\.(companyNumber|contactEmail|contactPhone)$/.test(rule.field)),
+  )!;
   return { lender, product: matches.matches.find((m: { lender: { id: number } }) => m.lender.id === lender.id).product };
 }
 
@@ -158,7 +255,10 @@ describe('the eleven application variants', () => {
 
   it.each(Object.keys(VARIANTS))('%s: a field of another variant is a 400 naming it, creating nothing', async (type) => {
     const { auth } = await tenantAuth();
-    const { body, foreign: [field, value] } = VARIANTS[type]!;
+    const {
+      body,
+      foreign: [field, value],
+    } = VARIANTS[type]!;
     const before = await app.runtime.database.prisma.businessApplication.count();
     const res = await send('POST', '/applications', auth, { type, ...body, [field]: value });
     expect(res.status).toBe(400);
@@ -170,8 +270,14 @@ describe('the eleven application variants', () => {
     const { tenantId, auth } = await tenantAuth();
     expect((await send('POST', '/applications', auth, { type: 'introducer-debt-recovery', ...VARIANTS['introducer-debt-recovery']!.body })).status).toBe(201);
     const profile = await app.runtime.database.prisma.profile.findFirstOrThrow({ where: { tenantId } });
-    const answers = await app.runtime.database.prisma.questionnaireAnswerSet.findFirstOrThrow({ where: { profileId: profile.id, questionnaireId: 'introducer-debt-recovery' } });
-    expect(answers.answers).toMatchObject({ defendantName: 'Bob Debtor', defendantEmail: 'bob@debtor.example', defendantCompanyName: 'DEBTOR TRADING LIMITED' });
+    const answers = await app.runtime.database.prisma.questionnaireAnswerSet.findFirstOrThrow({
+      where: { profileId: profile.id, questionnaireId: 'introducer-debt-recovery' },
+    });
+    expect(answers.answers).toMatchObject({
+      defendantName: 'Bob Debtor',
+      defendantEmail: 'bob@debtor.example',
+      defendantCompanyName: 'DEBTOR TRADING LIMITED',
+    });
     expect(answers.answers).not.toHaveProperty('defendantClientName');
   });
 
@@ -182,7 +288,9 @@ describe('the eleven application variants', () => {
     expect(res.status, await res.clone().text()).toBe(201);
     const profile = await app.runtime.database.prisma.profile.findFirstOrThrow({ where: { tenantId } });
     expect(profile.eligibilityRequest).toMatchObject({
-      recovery: { defendant: { primaryContactInformation: { name: 'Bob Debtor', email: defendant.defendantClientEmail, number: defendant.defendantClientNumber } } },
+      recovery: {
+        defendant: { primaryContactInformation: { name: 'Bob Debtor', email: defendant.defendantClientEmail, number: defendant.defendantClientNumber } },
+      },
     });
     // The client's own contact keeps spec 2.4's rules (email format, the clientNumber pattern).
     const client = await send('POST', '/applications', auth, { type: 'introducer-debt-recovery', clientEmail: 'not an email', clientNumber: '12' });
@@ -223,13 +331,21 @@ describe('matches and pre-selected offers', () => {
     expect(list.numberOfMatches).toBe(list.matches.length);
     expect(list.numberOfMatches).toBeGreaterThan(0);
     expect(list.matches[0]).toEqual({
-      lender: { id: expect.any(Number), name: expect.any(String), logo: expect.any(String), description: expect.any(String), average: expect.stringMatching(/^(LOW|AVERAGE|EXPENSIVE|MOST_EXPENSIVE)$/), responseTime: expect.any(Number), documents: expect.any(Array) },
+      lender: {
+        id: expect.any(Number),
+        name: expect.any(String),
+        logo: expect.any(String),
+        description: expect.any(String),
+        average: expect.stringMatching(/^(LOW|AVERAGE|EXPENSIVE|MOST_EXPENSIVE)$/),
+        responseTime: expect.any(Number),
+        documents: expect.any(Array),
+      },
       product: expect.any(String),
       fees: { arrangementFees: expect.any(Number), earlyRepaymentFees: expect.any(Number), exitFees: expect.any(Number) },
       likelihood: { value: expect.any(Number) },
       instantOffer: expect.any(Boolean),
     });
-  
+
     // The logo a match points at is served.
     const { logo, name } = list.matches[0].lender;
     const image = await fetch(`${app.url}${logo}`);
@@ -248,7 +364,13 @@ describe('matches and pre-selected offers', () => {
     const offers = await (await send('GET', `/applications/${created.id}/pre-selected`, auth)).json();
     expect(offers.length).toBeGreaterThan(0);
     for (const offer of offers) {
-      expect(offer).toMatchObject({ status: 'PRE_SELECTED', type: 'INSTANT_OFFER', isPreselected: true, profileUuid: expect.any(String), expiryDate: expect.any(String) });
+      expect(offer).toMatchObject({
+        status: 'PRE_SELECTED',
+        type: 'INSTANT_OFFER',
+        isPreselected: true,
+        profileUuid: expect.any(String),
+        expiryDate: expect.any(String),
+      });
       expect(offer).not.toHaveProperty('applicationUrl'); // none: left out, not null
       if (offer.termLoan) {
         const t = offer.termLoan;
@@ -266,7 +388,13 @@ describe('GraphQL', () => {
   it('answers the same type as REST for an application of each of several variants: the response variant of spec 2.6; questionnaireId the variant it was made with', async () => {
     const { graphql } = await import('../../../test/support/graphql-client.js');
     const { auth } = await tenantAuth();
-    const types = ['business-all-funding-products', 'introducer-all-funding-products', 'business-working-capital', 'introducer-debt-recovery', 'introducer-grants'];
+    const types = [
+      'business-all-funding-products',
+      'introducer-all-funding-products',
+      'business-working-capital',
+      'introducer-debt-recovery',
+      'introducer-grants',
+    ];
     for (const type of types) {
       const rest = await (await send('POST', '/applications', auth, { type, ...VARIANTS[type]!.body })).json();
       const read = await graphql(app.url, 'query($id: ID!) { application(id: $id) { id type questionnaireId } }', { id: rest.id }, auth);
@@ -281,17 +409,43 @@ describe('GraphQL', () => {
   it('createApplication returns the application as stored, then Application.matches (federated) and typed preselectedOffers as REST answers them', async () => {
     const { graphql, selectedFrom, selectionSet } = await import('../../../test/support/graphql-client.js');
     const { auth } = await tenantAuth();
-    const created = await graphql(app.url, 'mutation($i: JSONObject!) { createApplication(input: $i) { id type questionnaireId createdAt } }', { i: APPLICATION }, auth);
+    const created = await graphql(
+      app.url,
+      'mutation($i: JSONObject!) { createApplication(input: $i) { id type questionnaireId createdAt } }',
+      { i: APPLICATION },
+      auth,
+    );
     expect(created.errors).toBeUndefined();
     const stored = await app.runtime.database.prisma.businessApplication.findUniqueOrThrow({ where: { id: created.data?.createApplication.id } });
     expect(created.data?.createApplication).toEqual({
-      id: stored.id, type: 'introducer-all-funding-products', questionnaireId: 'business-all-funding-products', createdAt: stored.createdAt.toISOString(),
+      id: stored.id,
+      type: 'introducer-all-funding-products',
+      questionnaireId: 'business-all-funding-products',
+      createdAt: stored.createdAt.toISOString(),
     });
     expect(stored.type).toBe('business-all-funding-products');
 
     const offerSelection = {
-      id: true, status: true, type: true, isPreselected: true, productType: true, profileUuid: true, reference: true, securityRequired: true,
-      termLoan: { maximumAmount: true, minimumAmount: true, interestCharge: true, rate: true, interestRate: true, term: true, monthlyRepayment: true, totalRepayment: true, totalFees: true, promotion: true },
+      id: true,
+      status: true,
+      type: true,
+      isPreselected: true,
+      productType: true,
+      profileUuid: true,
+      reference: true,
+      securityRequired: true,
+      termLoan: {
+        maximumAmount: true,
+        minimumAmount: true,
+        interestCharge: true,
+        rate: true,
+        interestRate: true,
+        term: true,
+        monthlyRepayment: true,
+        totalRepayment: true,
+        totalFees: true,
+        promotion: true,
+      },
       assetFinance: { advanceAmount: true, deposit: true, term: true, productOption: true, representativeAPR: true },
       merchantCashAdvance: { fundingAmount: true, sweep: true, ratio: true, totalFees: true },
       invoiceFinance: { maximumCreditLine: true, advanceRate: true, facility: true, contractLength: true, confidential: true },
@@ -311,7 +465,9 @@ describe('GraphQL', () => {
     const rest = await (await send('GET', `/applications/${application.id}/pre-selected`, auth)).json();
     expect(application.preselectedOffers).toEqual(selectedFrom(rest, offerSelection));
     for (const offer of application.preselectedOffers) {
-      const productObjects = ['termLoan', 'assetFinance', 'merchantCashAdvance', 'invoiceFinance', 'tradeFinance', 'commercialProperty'].filter((name) => offer[name] !== null);
+      const productObjects = ['termLoan', 'assetFinance', 'merchantCashAdvance', 'invoiceFinance', 'tradeFinance', 'commercialProperty'].filter(
+        (name) => offer[name] !== null,
+      );
       expect(productObjects).toHaveLength(1);
     }
   });
@@ -320,21 +476,56 @@ describe('GraphQL', () => {
     const { graphql } = await import('../../../test/support/graphql-client.js');
     const { createAccountWithUser } = await import('../identity/bootstrap.js');
     const { signIn } = await import('../../../test/support/identities.js');
-    await createAccountWithUser(app.runtime.database.prisma, { environment: 'demo', accountName: 'ops', email: 'ops@example.test', password: 'ops-password-123', role: 'STAFF' });
+    await createAccountWithUser(app.runtime.database.prisma, {
+      environment: 'demo',
+      accountName: 'ops',
+      email: 'ops@example.test',
+      password: 'ops-password-123',
+      role: 'STAFF',
+    });
     const staff = bearer(await signIn(app, 'ops@example.test', 'ops-password-123'));
-    const lender = await graphql(app.url, 'mutation { createLender(input: { name: "Northern Test Capital", priceBand: "LOW" }) { id name priceBand } }', {}, staff);
+    const lender = await graphql(
+      app.url,
+      'mutation { createLender(input: { name: "Northern Test Capital", priceBand: "LOW" }) { id name priceBand } }',
+      {},
+      staff,
+    );
     expect(lender.errors).toBeUndefined();
     const lenderId = lender.data?.createLender.id;
     const product = {
-      productType: 'TERM_LOAN', name: 'Test term loan', minAmount: 10000, maxAmount: 1000000, minTermMonths: 6, maxTermMonths: 60,
-      annualRateMin: 7, annualRateMax: 12, likelihoodBase: 0.95, instantOffer: true,
+      productType: 'TERM_LOAN',
+      name: 'Test term loan',
+      minAmount: 10000,
+      maxAmount: 1000000,
+      minTermMonths: 6,
+      maxTermMonths: 60,
+      annualRateMin: 7,
+      annualRateMax: 12,
+      likelihoodBase: 0.95,
+      instantOffer: true,
     };
-    const saved = await graphql(app.url, 'mutation($l: Int!, $p: LenderProductInput!) { saveLenderProduct(lenderId: $l, input: $p) { products { productType name } } }', { l: lenderId, p: product }, staff);
+    const saved = await graphql(
+      app.url,
+      'mutation($l: Int!, $p: LenderProductInput!) { saveLenderProduct(lenderId: $l, input: $p) { products { productType name } } }',
+      { l: lenderId, p: product },
+      staff,
+    );
     expect(saved.data?.saveLenderProduct.products).toEqual([{ productType: 'TERM_LOAN', name: 'Test term loan' }]);
     const stored = await app.runtime.database.prisma.lenderProduct.findFirstOrThrow({ where: { lenderId } });
-    const decimals = { minAmount: Number(stored.minAmount), maxAmount: Number(stored.maxAmount), annualRateMin: Number(stored.annualRateMin), annualRateMax: Number(stored.annualRateMax), likelihoodBase: Number(stored.likelihoodBase) };
+    const decimals = {
+      minAmount: Number(stored.minAmount),
+      maxAmount: Number(stored.maxAmount),
+      annualRateMin: Number(stored.annualRateMin),
+      annualRateMax: Number(stored.annualRateMax),
+      likelihoodBase: Number(stored.likelihoodBase),
+    };
     expect({ ...stored, ...decimals }).toMatchObject({ ...product, minGrade: 'E', countries: ['GB'], requirements: {} });
-    const bad = await graphql(app.url, 'mutation($l: Int!, $p: LenderProductInput!) { saveLenderProduct(lenderId: $l, input: $p) { id } }', { l: lenderId, p: { ...product, maxAmount: 1 } }, staff);
+    const bad = await graphql(
+      app.url,
+      'mutation($l: Int!, $p: LenderProductInput!) { saveLenderProduct(lenderId: $l, input: $p) { id } }',
+      { l: lenderId, p: { ...product, maxAmount: 1 } },
+      staff,
+    );
     expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', fields: [{ pointer: '/maxAmount', message: 'must be at least minAmount' }] });
 
     const { auth } = await tenantAuth();
@@ -345,7 +536,12 @@ describe('GraphQL', () => {
     const ours = matches.matches.find((m: { lender: { id: number } }) => m.lender.id === lenderId).lender;
     expect(ours).toEqual({ id: lenderId, name: 'Northern Test Capital', average: 'LOW', responseTime: expect.any(Number), documents: expect.any(Array) });
 
-    const renamed = await graphql(app.url, 'mutation($id: Int!) { updateLender(id: $id, input: { responseTimeHours: 12 }) { name responseTimeHours } }', { id: lenderId }, staff);
+    const renamed = await graphql(
+      app.url,
+      'mutation($id: Int!) { updateLender(id: $id, input: { responseTimeHours: 12 }) { name responseTimeHours } }',
+      { id: lenderId },
+      staff,
+    );
     expect(renamed.data?.updateLender).toEqual({ name: 'Northern Test Capital', responseTimeHours: 12 });
 
     const denied = await graphql(app.url, 'mutation { createLender(input: { name: "Nope" }) { id } }', {}, bearer(me.loginToken));
@@ -378,18 +574,59 @@ describe('GraphQL', () => {
       status: 'FINAL',
       expiryDate: '2031-01-31',
       comment: 'Subject to contract',
-      termLoan: { maximumAmount: { code: 'GBP', value: 150000 }, term: 24, interestRate: 0.79, totalRepayment: 166512.34, arrangementFee: { code: 'GBP', value: 1500 }, likelihoodOfAcceptance: 0.8 },
+      termLoan: {
+        maximumAmount: { code: 'GBP', value: 150000 },
+        term: 24,
+        interestRate: 0.79,
+        totalRepayment: 166512.34,
+        arrangementFee: { code: 'GBP', value: 1500 },
+        likelihoodOfAcceptance: 0.8,
+      },
     };
-    expect((await fetch(`${app.url}/api/platform/v1/funding/applications/${id}/offer`, { method: 'POST', headers: { ...lender, 'content-type': 'application/json' }, body: JSON.stringify(offerBody) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${app.url}/api/platform/v1/funding/applications/${id}/offer`, {
+          method: 'POST',
+          headers: { ...lender, 'content-type': 'application/json' },
+          body: JSON.stringify(offerBody),
+        })
+      ).status,
+    ).toBe(200);
 
     // The integrator's view: the application only; apiProvider (the lender's token) is the lender's alone.
     const documentSelection = {
       application: {
-        id: true, reference: true, status: true, responseReason: true, comment: true, acceptedAt: true, invalidatedAt: true,
+        id: true,
+        reference: true,
+        status: true,
+        responseReason: true,
+        comment: true,
+        acceptedAt: true,
+        invalidatedAt: true,
         fundingSearch: { id: true, status: true, amount: true, period: true, statusLabel: true, author: { id: true }, useOfFunds: true, urgency: true },
-        fundingMatch: { id: true, offerId: true, products: true, productNames: true, canUseInstantOffer: true, canUseInstantApplication: true, lender: { id: true, entityId: true, companyName: true, logo: true }, status: true },
+        fundingMatch: {
+          id: true,
+          offerId: true,
+          products: true,
+          productNames: true,
+          canUseInstantOffer: true,
+          canUseInstantApplication: true,
+          lender: { id: true, entityId: true, companyName: true, logo: true },
+          status: true,
+        },
         profile: {
-          basicCompanyDetails: { contactName: true, contactEmail: true, companyName: true, companyNumber: true, companyType: true, vatRegistered: true, tradingFrom: true, tradingPeriod: true, creditScore: true, sectorName: true },
+          basicCompanyDetails: {
+            contactName: true,
+            contactEmail: true,
+            companyName: true,
+            companyNumber: true,
+            companyType: true,
+            vatRegistered: true,
+            tradingFrom: true,
+            tradingPeriod: true,
+            creditScore: true,
+            sectorName: true,
+          },
           directorOrSecretaryDetails: { fullName: true, dateOfBirth: true },
           tradeHistory: { year: true, revenue: true },
           guarantorAssetsForSecurity: { hasUkHomeownerDirector: true, estimatedSecurity: true, guarantorAssets: { owner: true } },
@@ -399,8 +636,22 @@ describe('GraphQL', () => {
           attachments: { id: true, url: true },
         },
         offer: {
-          id: true, reference: true, status: true, expiryDate: true, comment: true, decision: true,
-          termLoan: { maximumAmount: { code: true, value: true }, term: true, interestRate: true, totalRepayment: true, totalFees: true, arrangementFee: { value: true }, likelihoodOfAcceptance: true, likelihoodOfRate: true },
+          id: true,
+          reference: true,
+          status: true,
+          expiryDate: true,
+          comment: true,
+          decision: true,
+          termLoan: {
+            maximumAmount: { code: true, value: true },
+            term: true,
+            interestRate: true,
+            totalRepayment: true,
+            totalFees: true,
+            arrangementFee: { value: true },
+            likelihoodOfAcceptance: true,
+            likelihoodOfRate: true,
+          },
           invoiceFinance: { facility: true },
         },
       },

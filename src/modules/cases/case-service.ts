@@ -129,7 +129,10 @@ async function openCase(ctx: ServiceContext, profileId: string): Promise<CaseDto
       'The profile asks for nothing non-funding: answer the debt recovery, grants, R&D tax claim or credit improvement questionnaire first',
     );
   }
-  const open = await ctx.db.case.findFirst({ where: { profileId: profileId, type: kind.type, stateType: 'OPEN' }, include: { history: { orderBy: { createdAt: 'asc' } } } });
+  const open = await ctx.db.case.findFirst({
+    where: { profileId: profileId, type: kind.type, stateType: 'OPEN' },
+    include: { history: { orderBy: { createdAt: 'asc' } } },
+  });
   if (open) return toCaseDto(open);
   const now = ctx.clock.now();
   const created = await ctx.db.case.create({
@@ -139,7 +142,11 @@ async function openCase(ctx: ServiceContext, profileId: string): Promise<CaseDto
       product: kind.type,
       productName: kind.productName,
       ...OPEN,
-      details: { title: kind.title, description: `${kind.productName} for ${typeof companyName === 'string' ? companyName : 'the business'}`, amount: (kind.amount?.(eligibility) ?? null) as Prisma.InputJsonValue },
+      details: {
+        title: kind.title,
+        description: `${kind.productName} for ${typeof companyName === 'string' ? companyName : 'the business'}`,
+        amount: (kind.amount?.(eligibility) ?? null) as Prisma.InputJsonValue,
+      },
       stateUpdatedAt: now,
       createdAt: now,
       history: { create: [{ fromState: null, toState: OPEN.state, note: 'Case opened', createdAt: now }] },

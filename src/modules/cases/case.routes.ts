@@ -14,7 +14,9 @@ export const caseRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/cases/apply`,
     operationId: 'CaseController_apply',
     summary: 'Open a non-funding case',
-    description: "Opens a case for what the profile's answers ask that is not funding: debt recovery, grants, R&D tax claims or credit improvement (answer the matching introducer questionnaire first). A funding specialist then follows it. A profile whose answers ask for none of these is a 422. " + IDEMPOTENT_DESCRIPTION,
+    description:
+      "Opens a case for what the profile's answers ask that is not funding: debt recovery, grants, R&D tax claims or credit improvement (answer the matching introducer questionnaire first). A funding specialist then follows it. A profile whose answers ask for none of these is a 422. " +
+      IDEMPOTENT_DESCRIPTION,
     access: 'cases.apply',
     response: RestCase,
     successStatus: 200,

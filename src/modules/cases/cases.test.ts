@@ -83,7 +83,9 @@ describe('POST /profiles/{uuid}/cases/apply', () => {
     const uuid = await profileAsking({ sourceQuestionnaireId: 'introducer-credit-improvement' });
     const created = await (await apply(uuid)).json();
     const res = await graphql(app.url, 'query($uuid: ID!) { profile(uuid: $uuid) { cases { id type history { fromState toState note } } } }', { uuid }, auth);
-    expect(res.data?.profile.cases).toEqual([{ id: created.id, type: 'CREDIT_IMPROVEMENT', history: [{ fromState: null, toState: 'AWAITING_REVIEW', note: 'Case opened' }] }]);
+    expect(res.data?.profile.cases).toEqual([
+      { id: created.id, type: 'CREDIT_IMPROVEMENT', history: [{ fromState: null, toState: 'AWAITING_REVIEW', note: 'Case opened' }] },
+    ]);
   });
 });
 

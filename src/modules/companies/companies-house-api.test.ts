@@ -24,9 +24,23 @@ beforeAll(async () => {
     date_of_creation: '2014-07-01',
     sic_codes: ['26511'],
     previous_company_names: [{ name: 'TARNBECK GAUGES LIMITED', ceased_on: '2019-02-01', effective_from: '2014-07-01' }],
-    registered_office_address: { premises: 'Unit 7', address_line_1: 'Riverside Park', locality: 'Kendal', region: 'Cumbria', postal_code: 'LA9 6AB', country: 'England' },
+    registered_office_address: {
+      premises: 'Unit 7',
+      address_line_1: 'Riverside Park',
+      locality: 'Kendal',
+      region: 'Cumbria',
+      postal_code: 'LA9 6AB',
+      country: 'England',
+    },
   });
-  fake.companies.set('SC654321', { company_name: 'GLENCAIRN OPTICS LTD', company_number: 'SC654321', company_status: 'active', type: 'ltd', sic_codes: ['32500'], registered_office_address: { address_line_1: '3 Dock Street', locality: 'Dundee', postal_code: 'DD1 3DR' } });
+  fake.companies.set('SC654321', {
+    company_name: 'GLENCAIRN OPTICS LTD',
+    company_number: 'SC654321',
+    company_status: 'active',
+    type: 'ltd',
+    sic_codes: ['32500'],
+    registered_office_address: { address_line_1: '3 Dock Street', locality: 'Dundee', postal_code: 'DD1 3DR' },
+  });
   fake.companies.set('OC445566', { company_name: 'WHINFELL SURVEYORS LLP', company_number: 'OC445566', company_status: 'active', type: 'llp' });
   app = await startTestApp({ config: { COMPANIES_HOUSE_API_KEY: fake.apiKey, COMPANIES_HOUSE_API_URL: fake.url } });
   const me = await signUpIntegrator(app);
@@ -58,7 +72,10 @@ describe('a number the register does not hold', () => {
       legalNotices: null,
     });
     expect(fake.requests).toEqual([{ path: '/company/09123456', status: 200 }]);
-    const stored = await app.runtime.database.prisma.company.findFirstOrThrow({ where: { registrationNumber: '09123456' }, select: { registerSource: true, previousNames: true, creditSource: true } });
+    const stored = await app.runtime.database.prisma.company.findFirstOrThrow({
+      where: { registrationNumber: '09123456' },
+      select: { registerSource: true, previousNames: true, creditSource: true },
+    });
     expect(stored).toEqual({ registerSource: 'companies-house-api', previousNames: ['TARNBECK GAUGES LIMITED'], creditSource: null });
 
     expect((await get('/companies/09123456')).status).toBe(200);

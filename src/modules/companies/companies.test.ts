@@ -28,7 +28,12 @@ describe('GET /companies/search/{searchTerm}', () => {
     const hits = await search('acme widgets limited');
     expect(hits[0]).toEqual({ name: 'ACME WIDGETS LIMITED', number: '09876543' });
     const acme = await search('ACME');
-    expect(acme.slice(0, 2).map((h) => h.number).sort()).toEqual(['09876543', '11223344']);
+    expect(
+      acme
+        .slice(0, 2)
+        .map((h) => h.number)
+        .sort(),
+    ).toEqual(['09876543', '11223344']);
     const inside = await search('widgets');
     expect(inside.map((h) => h.number)).toEqual(expect.arrayContaining(['09876543', '11223344']));
     expect(Object.keys(inside[0]!).sort()).toEqual(['name', 'number']);
@@ -112,8 +117,20 @@ describe('GET /companies/{registrationNumber}', () => {
 
 describe('credit grade bands (spec 2.1)', () => {
   it.each([
-    [100, 'A'], [91, 'A'], [90, 'B'], [81, 'B'], [80, 'C'], [51, 'C'], [50, 'D'], [26, 'D'],
-    [25, 'E'], [16, 'E'], [15, 'F'], [2, 'F'], [1, 'F'], [0, 'F'],
+    [100, 'A'],
+    [91, 'A'],
+    [90, 'B'],
+    [81, 'B'],
+    [80, 'C'],
+    [51, 'C'],
+    [50, 'D'],
+    [26, 'D'],
+    [25, 'E'],
+    [16, 'E'],
+    [15, 'F'],
+    [2, 'F'],
+    [1, 'F'],
+    [0, 'F'],
   ] as const)('score %i is grade %s', (score, grade) => {
     expect(gradeFor(score)).toBe(grade);
   });

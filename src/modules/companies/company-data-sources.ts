@@ -7,7 +7,10 @@ import type { Logger } from '../../infra/logger.js';
 import type { CompanyDataSource } from './company-registry.js';
 import { companiesHouseApi } from './companies-house/companies-house-api.js';
 
-type SourceConfig = Pick<AppConfig, 'COMPANY_DATA_SOURCES' | 'COMPANIES_HOUSE_API_KEY' | 'COMPANIES_HOUSE_API_URL' | 'COMPANIES_HOUSE_TIMEOUT_MS' | 'COMPANIES_HOUSE_MAX_WAIT_MS'>;
+type SourceConfig = Pick<
+  AppConfig,
+  'COMPANY_DATA_SOURCES' | 'COMPANIES_HOUSE_API_KEY' | 'COMPANIES_HOUSE_API_URL' | 'COMPANIES_HOUSE_TIMEOUT_MS' | 'COMPANIES_HOUSE_MAX_WAIT_MS'
+>;
 
 export function companyDataSources(config: SourceConfig, logger: Logger): CompanyDataSource[] {
   return config.COMPANY_DATA_SOURCES.map((name) => {

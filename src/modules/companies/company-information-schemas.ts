@@ -9,10 +9,33 @@ export type Flavour = 'marketplaceV1' | 'businessV1';
 
 export const COMPANY_TYPES = ['SOLE_TRADER', 'LIMITED_LIABILITY_PARTNERSHIP', 'LIMITED_COMPANY', 'STARTUP'] as const;
 export const SECTORS = [
-  'AGRICULTURE', 'AUTOMOTIVE', 'BUSINESS_SERVICES', 'CHARITIES', 'CONSTRUCTION', 'COURIER', 'DISTRIBUTION', 'EDUCATION',
-  'FINANCIAL_SERVICES', 'HAULAGE', 'HEALTHCARE_CARE', 'HOTELS_HOUSE', 'IMPORT_EXPORT', 'IT_RELATED', 'MANUFACTURING',
-  'MEDIA_AND_ENTERTAINMENT', 'NONE', 'OTHER', 'PRINT_PUBLISHING', 'PROFESSIONAL_SERVICES', 'PROPERTY', 'RECRUITMENT',
-  'RETAIL', 'SECURITY_SERVICES', 'TRADE', 'TRANSPORTATION', 'WHOLESALE',
+  'AGRICULTURE',
+  'AUTOMOTIVE',
+  'BUSINESS_SERVICES',
+  'CHARITIES',
+  'CONSTRUCTION',
+  'COURIER',
+  'DISTRIBUTION',
+  'EDUCATION',
+  'FINANCIAL_SERVICES',
+  'HAULAGE',
+  'HEALTHCARE_CARE',
+  'HOTELS_HOUSE',
+  'IMPORT_EXPORT',
+  'IT_RELATED',
+  'MANUFACTURING',
+  'MEDIA_AND_ENTERTAINMENT',
+  'NONE',
+  'OTHER',
+  'PRINT_PUBLISHING',
+  'PROFESSIONAL_SERVICES',
+  'PROPERTY',
+  'RECRUITMENT',
+  'RETAIL',
+  'SECURITY_SERVICES',
+  'TRADE',
+  'TRANSPORTATION',
+  'WHOLESALE',
 ] as const;
 
 export const VAT_STATUSES = ['REGISTERED', 'NOT_REGISTERED', 'UNKNOWN'] as const;
@@ -32,30 +55,36 @@ export const Currency = z
   })
   .meta({ id: 'Currency', description: 'Currency amount (spec 2.1)' });
 
-export const Address = z.strictObject({
-  simpleValue: z.string().optional(),
-  street: z.string().optional(),
-  houseNumber: z.string().optional(),
-  city: z.string().optional(),
-  province: z.string().optional(),
-  postalCode: z.string().optional(),
-}).meta({ id: 'Address', description: 'Address (spec 2.1)' });
+export const Address = z
+  .strictObject({
+    simpleValue: z.string().optional(),
+    street: z.string().optional(),
+    houseNumber: z.string().optional(),
+    city: z.string().optional(),
+    province: z.string().optional(),
+    postalCode: z.string().optional(),
+  })
+  .meta({ id: 'Address', description: 'Address (spec 2.1)' });
 
-const PrimaryContactInformation = z.strictObject({
-  email: z.string().optional(),
-  name: z.string().optional(),
-  number: z.string().optional(),
-  inviteClient: z.boolean().optional(),
-  legalRequirements: z.boolean().optional(),
-  address: Address.optional(),
-}).meta({ id: 'PrimaryContactInformation' });
+const PrimaryContactInformation = z
+  .strictObject({
+    email: z.string().optional(),
+    name: z.string().optional(),
+    number: z.string().optional(),
+    inviteClient: z.boolean().optional(),
+    legalRequirements: z.boolean().optional(),
+    address: Address.optional(),
+  })
+  .meta({ id: 'PrimaryContactInformation' });
 
-const UnencumberedAssets = z.strictObject({
-  guarantees: oneOf(['NONE', 'BUSINESS', 'PERSONAL', 'BOTH'] as const).optional(),
-  isHomeOwnership: z.boolean().optional(),
-  personalGuarantee: z.boolean().optional(),
-  businessOwnsAssets: z.boolean().optional(),
-}).meta({ id: 'UnencumberedAssets' });
+const UnencumberedAssets = z
+  .strictObject({
+    guarantees: oneOf(['NONE', 'BUSINESS', 'PERSONAL', 'BOTH'] as const).optional(),
+    isHomeOwnership: z.boolean().optional(),
+    personalGuarantee: z.boolean().optional(),
+    businessOwnsAssets: z.boolean().optional(),
+  })
+  .meta({ id: 'UnencumberedAssets' });
 
 const LegalNoticeCount = z.strictObject({ last12MonthsCount: z.number().int().min(0), last12MonthsValue: Currency }).meta({ id: 'LegalNoticeCount' });
 export const LegalNotices = z
@@ -68,14 +97,19 @@ export const flavouredId = (flavour: Flavour, id: string) => (flavour === 'busin
 function companyScore(flavour: Flavour) {
   const grades = flavour === 'businessV1' ? (['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const) : (['A', 'B', 'C', 'D', 'E'] as const);
   const Grade = oneOf(grades).meta({ id: flavouredId(flavour, 'Grade') });
-  return z.strictObject({
-    grade: Grade.optional(),
-    value: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').optional(),
-    industryAverageGrade: Grade.optional(),
-    changedAt: DateTime.optional(),
-    lastAssessedAt: DateTime.optional(),
-    previous: z.strictObject({ grade: Grade }).meta({ id: flavouredId(flavour, 'PreviousScore') }).optional(),
-  }).meta({ id: flavouredId(flavour, 'CompanyScore'), description: 'CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved' });
+  return z
+    .strictObject({
+      grade: Grade.optional(),
+      value: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100').optional(),
+      industryAverageGrade: Grade.optional(),
+      changedAt: DateTime.optional(),
+      lastAssessedAt: DateTime.optional(),
+      previous: z
+        .strictObject({ grade: Grade })
+        .meta({ id: flavouredId(flavour, 'PreviousScore') })
+        .optional(),
+    })
+    .meta({ id: flavouredId(flavour, 'CompanyScore'), description: 'CompanyScore (spec 2.1): grade bands F 2-15 … A 91-100, G dissolved' });
 }
 
 export function companyInformationSchema(flavour: Flavour) {

@@ -41,7 +41,9 @@ export async function companyInformation(ctx: ServiceContext, company: RegistryC
             previous: company.previousScoreValue === null ? null : { grade: shown(gradeFor(company.previousScoreValue)) },
           },
     creditLimit:
-      company.creditLimitValue === null ? null : { code: (company.creditLimitCurrency ?? company.noticesCurrency) as NonNullable<Dto['creditLimit']>['code'], value: company.creditLimitValue },
+      company.creditLimitValue === null
+        ? null
+        : { code: (company.creditLimitCurrency ?? company.noticesCurrency) as NonNullable<Dto['creditLimit']>['code'], value: company.creditLimitValue },
     contactAddress: (company.address as Dto['contactAddress']) ?? null,
     employeesNumber: company.employeesNumber,
     website: company.website,
@@ -77,7 +79,10 @@ export async function registryGrade(ctx: ServiceContext, profile: { registration
  * `registryGrade` of several profiles, in one registry look-up.
  * @access internal: for profiles the calling operation has already decided on.
  */
-export async function registryGrades(ctx: ServiceContext, profiles: ReadonlyArray<{ registrationNumber: string | null; countryCode: string }>): Promise<Array<Grade | null>> {
+export async function registryGrades(
+  ctx: ServiceContext,
+  profiles: ReadonlyArray<{ registrationNumber: string | null; countryCode: string }>,
+): Promise<Array<Grade | null>> {
   const registered = profiles.flatMap((p) => (p.registrationNumber ? [{ registrationNumber: p.registrationNumber, countryCode: p.countryCode }] : []));
   const companies = await ctx.companies.findEach(registered);
   let next = 0;

@@ -105,9 +105,29 @@ const SECTOR_AVERAGE_TTL_MS = 5 * 60_000;
 const registryColumns = () => {
   const eb = expressionBuilder<DB, 'company'>();
   return [
-    'countryCode', 'registrationNumber', 'name', 'type', 'sector', 'status', 'vatStatus', 'incorporatedAt', 'scoreValue',
-    'previousScoreValue', 'scoreChangedAt', 'scoreLastAssessedAt', 'creditLimitCurrency', 'employeesNumber', 'website', 'address',
-    'companyNoticesCount', 'directorsNoticesCount', 'noticesCurrency', 'creditSource', 'creditAsOf', 'registerSource', 'previousNames',
+    'countryCode',
+    'registrationNumber',
+    'name',
+    'type',
+    'sector',
+    'status',
+    'vatStatus',
+    'incorporatedAt',
+    'scoreValue',
+    'previousScoreValue',
+    'scoreChangedAt',
+    'scoreLastAssessedAt',
+    'creditLimitCurrency',
+    'employeesNumber',
+    'website',
+    'address',
+    'companyNoticesCount',
+    'directorsNoticesCount',
+    'noticesCurrency',
+    'creditSource',
+    'creditAsOf',
+    'registerSource',
+    'previousNames',
     eb.cast<number | null>('creditLimitValue', 'float8').as('creditLimitValue'),
     eb.cast<number>('companyNoticesValue', 'float8').as('companyNoticesValue'),
     eb.cast<number>('directorsNoticesValue', 'float8').as('directorsNoticesValue'),
@@ -183,8 +203,14 @@ function localRegister(db: Db): CompanyRegistry {
       // Then names holding every word of the term (in any order), and previous names: trigram
       // indexes. A common word matches a large share of the register, so candidates are capped and
       // ranked among themselves (the phrase as typed first, companies on the register first).
-      const inName = sql.join(words.map((word) => sql`"nameLower" LIKE ${`%${likeLiteral(word)}%`}`), sql` AND `);
-      const inPrevious = sql.join(words.map((word) => sql`"previousNamesLower" LIKE ${`%${likeLiteral(word)}%`}`), sql` AND `);
+      const inName = sql.join(
+        words.map((word) => sql`"nameLower" LIKE ${`%${likeLiteral(word)}%`}`),
+        sql` AND `,
+      );
+      const inPrevious = sql.join(
+        words.map((word) => sql`"previousNamesLower" LIKE ${`%${likeLiteral(word)}%`}`),
+        sql` AND `,
+      );
       const phrase = `%${likeLiteral(lower)}%`;
       const seen = new Set(hits.map((hit) => hit.number));
       const inside = await sql<SearchHit>`

@@ -17,7 +17,12 @@ const CountryCode = z.enum(COUNTRY_CODES, { message: 'must be GB or ZA' }).defau
 export const SearchInput = z.object({
   searchTerm: z.string().trim().min(1, 'must not be empty').max(160, 'must be at most 160 characters'),
   countryCode: CountryCode,
-  limit: z.coerce.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(10),
+  limit: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(10),
 });
 
 export const LookupInput = z.object({

@@ -15,7 +15,8 @@ export const companyRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/companies/search/:searchTerm`,
     operationId: 'CompanyController_search',
     summary: 'Search companies',
-    description: 'Companies of the registry whose name matches the search term (exact matches first, then names starting with it, then names containing it) or whose registration number is the term, as `{ name, number }`: 10 unless `limit` (1-100) says otherwise. `countryCode` (GB or ZA) narrows the search to one country.',
+    description:
+      'Companies of the registry whose name matches the search term (exact matches first, then names starting with it, then names containing it) or whose registration number is the term, as `{ name, number }`: 10 unless `limit` (1-100) says otherwise. `countryCode` (GB or ZA) narrows the search to one country.',
     access: 'companies.read',
     example: { summary: 'Companies named like ACME WIDGETS', params: { searchTerm: 'ACME WIDGETS' }, query: { countryCode: 'GB', limit: 5 } },
     query: SearchInput,
@@ -29,7 +30,8 @@ export const companyRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/companies/:registrationNumber`,
     operationId: 'CompanyController_get',
     summary: 'Get a company',
-    description: "One company of the registry by its registration number, as CompanyInformation (name, type, sector, incorporation, VAT status, score, credit limit, address). An unknown number is a 404.",
+    description:
+      'One company of the registry by its registration number, as CompanyInformation (name, type, sector, incorporation, VAT status, score, credit limit, address). An unknown number is a 404.',
     access: 'companies.read',
     example: { summary: 'ACME WIDGETS LIMITED', params: { registrationNumber: '09876543' }, query: { countryCode: 'GB' } },
     query: LookupInput,

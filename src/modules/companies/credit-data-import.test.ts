@@ -54,7 +54,11 @@ describe('the credit report of a company from the register', () => {
   });
 
   it('names the bureau and the date once its delivery file is imported; bad and unknown records are reported by line', async () => {
-    const proc = startEntry('src/processes/cli/admin.ts', ['import-credit-data', BUREAU_FILE, '--source', 'Example Bureau'], { DATABASE_URL: app.database.url, DEPLOY_ENV: 'demo', LOG_LEVEL: 'silent' });
+    const proc = startEntry('src/processes/cli/admin.ts', ['import-credit-data', BUREAU_FILE, '--source', 'Example Bureau'], {
+      DATABASE_URL: app.database.url,
+      DEPLOY_ENV: 'demo',
+      LOG_LEVEL: 'silent',
+    });
     let stdout = '';
     proc.child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
     const code = await new Promise<number | null>((resolve) => proc.child.once('close', resolve));
@@ -70,7 +74,10 @@ describe('the credit report of a company from the register', () => {
       creditLimit: { code: 'GBP', value: 25000 },
       legalNotices: { company: { last12MonthsCount: 1, last12MonthsValue: { code: 'GBP', value: 1200.5 } }, directors: { last12MonthsCount: 0 } },
     });
-    const scottish = await app.runtime.database.prisma.company.findFirstOrThrow({ where: { registrationNumber: 'SC612345' }, select: { scoreValue: true, creditSource: true } });
+    const scottish = await app.runtime.database.prisma.company.findFirstOrThrow({
+      where: { registrationNumber: 'SC612345' },
+      select: { scoreValue: true, creditSource: true },
+    });
     expect(scottish).toEqual({ scoreValue: null, creditSource: null });
   });
 });

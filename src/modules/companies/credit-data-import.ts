@@ -11,8 +11,17 @@ import type { Db } from '../../infra/database.js';
 
 /** The delivery file's columns, in any order (a header line names them). */
 const CREDIT_DATA_COLUMNS = [
-  'registration_number', 'country_code', 'score', 'credit_limit', 'credit_limit_currency', 'company_notices_count',
-  'company_notices_value', 'directors_notices_count', 'directors_notices_value', 'notices_currency', 'assessed_at',
+  'registration_number',
+  'country_code',
+  'score',
+  'credit_limit',
+  'credit_limit_currency',
+  'company_notices_count',
+  'company_notices_value',
+  'directors_notices_count',
+  'directors_notices_value',
+  'notices_currency',
+  'assessed_at',
 ] as const;
 
 type Column = (typeof CREDIT_DATA_COLUMNS)[number];
@@ -142,7 +151,15 @@ export async function importCreditData(
 ): Promise<CreditImportSummary> {
   const batchSize = options.batchSize ?? 2000;
   const input = createReadStream(file);
-  const parser = input.pipe(parse({ bom: true, columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()), relax_column_count: true, skip_empty_lines: true, info: true }));
+  const parser = input.pipe(
+    parse({
+      bom: true,
+      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+    }),
+  );
   const summary: CreditImportSummary = { records: 0, updated: 0, rejected: 0 };
   let batch: Array<CreditRow & { line: number }> = [];
   let checkedHeader = false;

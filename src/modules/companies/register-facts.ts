@@ -38,6 +38,19 @@ export interface RegisterFacts {
 /** A digest of every fact: equal digests, nothing to write. */
 export function registerDigest(facts: RegisterFacts): string {
   const { countryCode, registrationNumber, name, type, registerType, status, registerStatus, sector, sicCodes, incorporatedAt, address, previousNames } = facts;
-  const canonical = JSON.stringify([countryCode, registrationNumber, name, type, registerType, status, registerStatus, sector, sicCodes, incorporatedAt?.toISOString() ?? null, address, previousNames]);
+  const canonical = JSON.stringify([
+    countryCode,
+    registrationNumber,
+    name,
+    type,
+    registerType,
+    status,
+    registerStatus,
+    sector,
+    sicCodes,
+    incorporatedAt?.toISOString() ?? null,
+    address,
+    previousNames,
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 32);
 }

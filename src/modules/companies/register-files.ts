@@ -53,7 +53,11 @@ async function zipEntries(file: string, size: number): Promise<ZipEntry[]> {
     const tailStart = Math.max(0, size - 65_557);
     const tail = await readAt(handle, tailStart, size - tailStart);
     let at = -1;
-    for (let i = tail.length - 22; i >= 0; i--) if (tail.readUInt32LE(i) === EOCD) { at = i; break; }
+    for (let i = tail.length - 22; i >= 0; i--)
+      if (tail.readUInt32LE(i) === EOCD) {
+        at = i;
+        break;
+      }
     if (at < 0) throw new ZipFileError(`${file} is not a zip file (no end of central directory)`);
     let count = tail.readUInt16LE(at + 10);
     let directorySize = tail.readUInt32LE(at + 12);
@@ -80,13 +84,19 @@ async function zipEntries(file: string, size: number): Promise<ZipEntry[]> {
       let localHeaderOffset = directory.readUInt32LE(p + 42);
       const name = directory.toString('utf8', p + 46, p + 46 + nameLength);
       // The zip64 extra field holds, in this order, the values whose 32-bit field is all ones.
-      for (let e = p + 46 + nameLength; e < p + 46 + nameLength + extraLength; ) {
+      for (let e = p + 46 + nameLength; e < p + 46 + nameLength + extraLength;) {
         const id = directory.readUInt16LE(e);
         const length = directory.readUInt16LE(e + 2);
         if (id === 0x0001) {
           let q = e + 4;
-          if (uncompressedSize === 0xffffffff) { uncompressedSize = Number(directory.readBigUInt64LE(q)); q += 8; }
-          if (compressedSize === 0xffffffff) { compressedSize = Number(directory.readBigUInt64LE(q)); q += 8; }
+          if (uncompressedSize === 0xffffffff) {
+            uncompressedSize = Number(directory.readBigUInt64LE(q));
+            q += 8;
+          }
+          if (compressedSize === 0xffffffff) {
+            compressedSize = Number(directory.readBigUInt64LE(q));
+            q += 8;
+          }
           if (localHeaderOffset === 0xffffffff) localHeaderOffset = Number(directory.readBigUInt64LE(q));
         }
         e += 4 + length;
@@ -120,7 +130,19 @@ async function isZip(file: string): Promise<boolean> {
 export async function registerFile(file: string): Promise<RegisterFile> {
   const { size } = await stat(file);
   if (!(await isZip(file))) {
-    return { file, size, sources: [{ label: path.basename(file), open: () => { const raw = createReadStream(file); return { csv: raw, raw }; } }] };
+    return {
+      file,
+      size,
+      sources: [
+        {
+          label: path.basename(file),
+          open: () => {
+            const raw = createReadStream(file);
+            return { csv: raw, raw };
+          },
+        },
+      ],
+    };
   }
   const entries = (await zipEntries(file, size)).filter((entry) => !entry.name.endsWith('/') && /\.csv$/i.test(entry.name));
   if (entries.length === 0) throw new ZipFileError(`${file} holds no .csv file`);
@@ -129,7 +151,8 @@ export async function registerFile(file: string): Promise<RegisterFile> {
     size,
     sources: entries.map((entry) => {
       if (entry.flags & 0x1) throw new ZipFileError(`${file}: ${entry.name} is encrypted`);
-      if (entry.method !== 0 && entry.method !== 8) throw new ZipFileError(`${file}: ${entry.name} uses compression method ${entry.method} (deflate or stored expected)`);
+      if (entry.method !== 0 && entry.method !== 8)
+        throw new ZipFileError(`${file}: ${entry.name} uses compression method ${entry.method} (deflate or stored expected)`);
       return {
         label: `${path.basename(file)}:${entry.name}`,
         open: () => {

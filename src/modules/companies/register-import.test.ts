@@ -72,7 +72,13 @@ describe('importing the sample file', () => {
       type: 'LIMITED_COMPANY',
       sector: 'AGRICULTURE',
       incorporatedAt: '1947-03-12T00:00:00.000Z',
-      contactAddress: { simpleValue: '4 KINGFISHER WAY, EVESHAM, WORCESTERSHIRE, WR11 1AB', street: '4 KINGFISHER WAY', city: 'EVESHAM', province: 'WORCESTERSHIRE', postalCode: 'WR11 1AB' },
+      contactAddress: {
+        simpleValue: '4 KINGFISHER WAY, EVESHAM, WORCESTERSHIRE, WR11 1AB',
+        street: '4 KINGFISHER WAY',
+        city: 'EVESHAM',
+        province: 'WORCESTERSHIRE',
+        postalCode: 'WR11 1AB',
+      },
       score: null,
       creditLimit: null,
       legalNotices: null,
@@ -86,9 +92,33 @@ describe('importing the sample file', () => {
       orderBy: { registrationNumber: 'asc' },
     });
     expect(stored).toEqual([
-      { registrationNumber: '04111222', status: 'DISSOLVED', registerStatus: 'dissolved', registerType: 'ltd', sector: 'HAULAGE', registerSource: 'companies-house-bulk', creditSource: null },
-      { registrationNumber: '07001234', status: 'ACTIVE', registerStatus: 'active', registerType: 'private-limited-guarant-nsc', sector: 'CHARITIES', registerSource: 'companies-house-bulk', creditSource: null },
-      { registrationNumber: 'NI054321', status: 'ACTIVE', registerStatus: 'active', registerType: 'ltd', sector: 'CONSTRUCTION', registerSource: 'companies-house-bulk', creditSource: null },
+      {
+        registrationNumber: '04111222',
+        status: 'DISSOLVED',
+        registerStatus: 'dissolved',
+        registerType: 'ltd',
+        sector: 'HAULAGE',
+        registerSource: 'companies-house-bulk',
+        creditSource: null,
+      },
+      {
+        registrationNumber: '07001234',
+        status: 'ACTIVE',
+        registerStatus: 'active',
+        registerType: 'private-limited-guarant-nsc',
+        sector: 'CHARITIES',
+        registerSource: 'companies-house-bulk',
+        creditSource: null,
+      },
+      {
+        registrationNumber: 'NI054321',
+        status: 'ACTIVE',
+        registerStatus: 'active',
+        registerType: 'ltd',
+        sector: 'CONSTRUCTION',
+        registerSource: 'companies-house-bulk',
+        creditSource: null,
+      },
     ]);
   });
 
@@ -96,7 +126,10 @@ describe('importing the sample file', () => {
     const again = await importBasicCompanyData(db(), SAMPLE_FILE);
     expect(again).toMatchObject({ inserted: 0, changed: 0, unchanged: 6, rejected: 2 });
 
-    const before = await db().company.findUniqueOrThrow({ where: { countryCode_registrationNumber: { countryCode: 'GB', registrationNumber: 'OC398877' } }, select: { updatedAt: true } });
+    const before = await db().company.findUniqueOrThrow({
+      where: { countryCode_registrationNumber: { countryCode: 'GB', registrationNumber: 'OC398877' } },
+      select: { updatedAt: true },
+    });
     const text = await readFile(SAMPLE_FILE, 'utf8');
     const changedFile = path.join(dir, 'changed.csv');
     const newRecord = text.split('\r\n')[2]!.replace('QUILLMERE SOFTWARE LTD', 'QUILLMERE LABS LTD').replace('SC612345', 'SC700001');
@@ -104,7 +137,10 @@ describe('importing the sample file', () => {
     const changed = await importBasicCompanyData(db(), changedFile);
     expect(changed).toMatchObject({ recordsDone: 9, inserted: 1, changed: 1, unchanged: 5, rejected: 2 });
     expect(await (await get('/companies/00445566')).json()).toMatchObject({ contactAddress: { street: '6 KINGFISHER WAY' } });
-    const after = await db().company.findUniqueOrThrow({ where: { countryCode_registrationNumber: { countryCode: 'GB', registrationNumber: 'OC398877' } }, select: { updatedAt: true } });
+    const after = await db().company.findUniqueOrThrow({
+      where: { countryCode_registrationNumber: { countryCode: 'GB', registrationNumber: 'OC398877' } },
+      select: { updatedAt: true },
+    });
     expect(after.updatedAt).toEqual(before.updatedAt);
 
     // The register dissolves a company: the next file states it, and the import counts it.
@@ -114,7 +150,10 @@ describe('importing the sample file', () => {
     await writeFile(dissolvedFile, lines.join('\r\n'));
     const dissolved = await importBasicCompanyData(db(), dissolvedFile);
     expect(dissolved).toMatchObject({ inserted: 0, changed: 1, dissolved: 1, unchanged: 6 });
-    expect(await db().company.findFirstOrThrow({ where: { registrationNumber: 'SC612345' }, select: { status: true, registerStatus: true } })).toEqual({ status: 'DISSOLVED', registerStatus: 'dissolved' });
+    expect(await db().company.findFirstOrThrow({ where: { registrationNumber: 'SC612345' }, select: { status: true, registerStatus: true } })).toEqual({
+      status: 'DISSOLVED',
+      registerStatus: 'dissolved',
+    });
   });
 
   it('reads the file zipped, as Companies House publishes it, reporting problems by entry and line', async () => {
@@ -124,7 +163,10 @@ describe('importing the sample file', () => {
     await db().company.deleteMany({ where: { registrationNumber: 'NI054321' } });
     const summary = await importBasicCompanyData(db(), zip, { onProblem: (p) => problems.push(p) });
     expect(summary).toMatchObject({ recordsDone: 8, inserted: 1, rejected: 2 });
-    expect(problems.map((p) => `${p.file} ${p.line}`)).toEqual(['BasicCompanyData-sample.zip:BasicCompanyData-sample.csv 5', 'BasicCompanyData-sample.zip:BasicCompanyData-sample.csv 7']);
+    expect(problems.map((p) => `${p.file} ${p.line}`)).toEqual([
+      'BasicCompanyData-sample.zip:BasicCompanyData-sample.csv 5',
+      'BasicCompanyData-sample.zip:BasicCompanyData-sample.csv 7',
+    ]);
     expect(await searchNumbers('fenwick tarn')).toEqual(['NI054321']);
   });
 });
@@ -147,14 +189,21 @@ describe('a whole-register import (every part of one month)', () => {
     await writeFile(shorter, text.slice(0, 1).concat(text.slice(301, 591)).join('\r\n') + '\r\n');
     const next = await importBasicCompanyData(db(), [part1, shorter], { wholeRegister: true });
     expect(next).toMatchObject({ recordsDone: 590, inserted: 0, changed: 0, unchanged: 590, removed: bulkBefore - 590 });
-    const gone = await db().company.findMany({ where: { registrationNumber: { gte: generatedNumber(590), lte: generatedNumber(599) } }, select: { status: true, registerRemovedAt: true } });
+    const gone = await db().company.findMany({
+      where: { registrationNumber: { gte: generatedNumber(590), lte: generatedNumber(599) } },
+      select: { status: true, registerRemovedAt: true },
+    });
     expect(gone).toHaveLength(10);
     expect(gone.every((c) => c.status === 'DISSOLVED' && c.registerRemovedAt instanceof Date)).toBe(true);
     expect(await db().companyImportSeen.count()).toBe(0);
 
     const back = await importBasicCompanyData(db(), [part1, part2], { wholeRegister: true });
     expect(back).toMatchObject({ inserted: 0, changed: 10, removed: 0 });
-    expect(await db().company.count({ where: { registrationNumber: { gte: generatedNumber(590), lte: generatedNumber(599) }, status: 'ACTIVE', registerRemovedAt: null } })).toBe(10);
+    expect(
+      await db().company.count({
+        where: { registrationNumber: { gte: generatedNumber(590), lte: generatedNumber(599) }, status: 'ACTIVE', registerRemovedAt: null },
+      }),
+    ).toBe(10);
     // The CLI's test below counts the generated numbers it loads.
     await db().company.deleteMany({ where: { registrationNumber: { gte: generatedNumber(0), lte: generatedNumber(599) } } });
   });
@@ -163,7 +212,12 @@ describe('a whole-register import (every part of one month)', () => {
 describe('npm run admin -- import-companies', () => {
   // A JavaScript heap capped far below the files' size: an import that held what it read would not finish.
   const admin = (args: string[]) => {
-    const proc = startEntry('src/processes/cli/admin.ts', ['import-companies', ...args], { DATABASE_URL: app.database.url, DEPLOY_ENV: 'demo', LOG_LEVEL: 'silent', NODE_OPTIONS: '--max-old-space-size=96' });
+    const proc = startEntry('src/processes/cli/admin.ts', ['import-companies', ...args], {
+      DATABASE_URL: app.database.url,
+      DEPLOY_ENV: 'demo',
+      LOG_LEVEL: 'silent',
+      NODE_OPTIONS: '--max-old-space-size=96',
+    });
     let stdout = '';
     proc.child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
     return { proc, stdout: () => stdout };
@@ -229,7 +283,14 @@ describe('npm run admin -- import-companies', () => {
 
     const third = admin([changedFile]);
     expect(await exit(third.proc), third.proc.output()).toBe(0);
-    expect(JSON.parse(third.stdout())).toMatchObject({ records: count, inserted: 0, changed: count / 1000, unchanged: count - count / 1000, rejected: 0, resumedAt: null });
+    expect(JSON.parse(third.stdout())).toMatchObject({
+      records: count,
+      inserted: 0,
+      changed: count / 1000,
+      unchanged: count - count / 1000,
+      rejected: 0,
+      resumedAt: null,
+    });
   }, 1_200_000);
 
   it('refuses a file that is not Basic Company Data, writing nothing', async () => {

@@ -86,7 +86,8 @@ const STAGING_DDL = `
     incorporated timestamp(3), address jsonb, register_type text, register_status text, sic text NOT NULL,
     previous text NOT NULL, digest text NOT NULL
   ) ON COMMIT DELETE ROWS`;
-const STAGING_COPY = 'COPY company_staging (number, name, type, sector, status, incorporated, address, register_type, register_status, sic, previous, digest) FROM STDIN';
+const STAGING_COPY =
+  'COPY company_staging (number, name, type, sector, status, incorporated, address, register_type, register_status, sic, previous, digest) FROM STDIN';
 
 /**
  * New companies inserted, changed ones (another digest, or marked removed) rewritten, the rest not
@@ -147,14 +148,30 @@ export async function commitBatch(
     }
     let outcome: BulkOutcome = { inserted: 0, changed: 0, unchanged: 0, dissolved: 0 };
     if (rows.length > 0) {
-      await copyFrom(client, STAGING_COPY, rows.map((f) => [
-        f.registrationNumber, f.name, f.type, f.sector, f.status, f.incorporatedAt?.toISOString() ?? null,
-        f.address ? JSON.stringify(f.address) : null, f.registerType, f.registerStatus, f.sicCodes.join('\n'), f.previousNames.join('\n'), registerDigest(f),
-      ]));
+      await copyFrom(
+        client,
+        STAGING_COPY,
+        rows.map((f) => [
+          f.registrationNumber,
+          f.name,
+          f.type,
+          f.sector,
+          f.status,
+          f.incorporatedAt?.toISOString() ?? null,
+          f.address ? JSON.stringify(f.address) : null,
+          f.registerType,
+          f.registerStatus,
+          f.sicCodes.join('\n'),
+          f.previousNames.join('\n'),
+          registerDigest(f),
+        ]),
+      );
       const merged = (await client.query<{ inserted: number; changed: number; dissolved: number }>(MERGE_SQL, ['companies-house-bulk'])).rows[0]!;
       outcome = { ...merged, unchanged: batch.length - merged.inserted - merged.changed };
       if (run.wholeRegister) {
-        await client.query(`INSERT INTO company_import_seen ("importId", "registrationNumber") SELECT $1, number FROM company_staging ON CONFLICT DO NOTHING`, [run.id]);
+        await client.query(`INSERT INTO company_import_seen ("importId", "registrationNumber") SELECT $1, number FROM company_staging ON CONFLICT DO NOTHING`, [
+          run.id,
+        ]);
       }
     }
     await client.query(
@@ -187,11 +204,25 @@ export interface ImportRecord {
   wholeRegister: boolean;
 }
 
-const RECORD_SELECT = { id: true, recordsDone: true, inserted: true, changed: true, unchanged: true, rejected: true, dissolved: true, removed: true, wholeRegister: true } as const;
+const RECORD_SELECT = {
+  id: true,
+  recordsDone: true,
+  inserted: true,
+  changed: true,
+  unchanged: true,
+  rejected: true,
+  dissolved: true,
+  removed: true,
+  wholeRegister: true,
+} as const;
 
 /** The unfinished import of these files, to resume, or a new one. */
 export async function openImport(db: Db, fileKey: string, fileName: string, wholeRegister: boolean): Promise<ImportRecord & { resumed: boolean }> {
-  const running = await db.companyImport.findFirst({ where: { fileKey, state: 'running', wholeRegister }, orderBy: { startedAt: 'desc' }, select: RECORD_SELECT });
+  const running = await db.companyImport.findFirst({
+    where: { fileKey, state: 'running', wholeRegister },
+    orderBy: { startedAt: 'desc' },
+    select: RECORD_SELECT,
+  });
   if (running) return { ...running, resumed: true };
   return { ...(await db.companyImport.create({ data: { fileKey, fileName, wholeRegister }, select: RECORD_SELECT })), resumed: false };
 }
@@ -202,15 +233,18 @@ export async function openImport(db: Db, fileKey: string, fileName: string, whol
  * applications name them; a later import that lists one again clears the mark.
  */
 export async function finishImport(db: Db, run: { id: string; wholeRegister: boolean }): Promise<ImportRecord> {
-  return db.$transaction(async (tx) => {
-    let removed = 0;
-    if (run.wholeRegister) {
-      removed = await tx.$executeRaw`
+  return db.$transaction(
+    async (tx) => {
+      let removed = 0;
+      if (run.wholeRegister) {
+        removed = await tx.$executeRaw`
         UPDATE company c SET "registerRemovedAt" = now(), "status" = 'DISSOLVED', "updatedAt" = now()
         WHERE c."countryCode" = 'GB' AND c."registerSource" = 'companies-house-bulk' AND c."registerRemovedAt" IS NULL
           AND NOT EXISTS (SELECT 1 FROM company_import_seen s WHERE s."importId" = ${run.id}::uuid AND s."registrationNumber" = c."registrationNumber")`;
-      await tx.$executeRaw`DELETE FROM company_import_seen WHERE "importId" = ${run.id}::uuid`;
-    }
-    return tx.companyImport.update({ where: { id: run.id }, data: { state: 'done', finishedAt: new Date(), removed }, select: RECORD_SELECT });
-  }, { timeout: 600_000 });
+        await tx.$executeRaw`DELETE FROM company_import_seen WHERE "importId" = ${run.id}::uuid`;
+      }
+      return tx.companyImport.update({ where: { id: run.id }, data: { state: 'done', finishedAt: new Date(), removed }, select: RECORD_SELECT });
+    },
+    { timeout: 600_000 },
+  );
 }

@@ -25,10 +25,13 @@ const REPORTED_CELLS = 5;
 export async function refuseFormulaCells(content: UploadContent): Promise<void> {
   const found = await formulaCells(Buffer.isBuffer(content) ? [content] : createReadStream(content.path));
   if (found.length === 0) return;
-  throw AppError.unprocessable('The CSV file has cells a spreadsheet would run as formulas', found.map(({ row, column, lead }) => ({
-    pointer: 'file',
-    message: `row ${row}, column ${column} starts with ${describe(lead)}: send it as text (prefix it with ') or leave it out`,
-  })));
+  throw AppError.unprocessable(
+    'The CSV file has cells a spreadsheet would run as formulas',
+    found.map(({ row, column, lead }) => ({
+      pointer: 'file',
+      message: `row ${row}, column ${column} starts with ${describe(lead)}: send it as text (prefix it with ') or leave it out`,
+    })),
+  );
 }
 
 /** The first cells (1-based row and column) whose value starts like a formula. */

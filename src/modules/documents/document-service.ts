@@ -28,7 +28,12 @@ export interface UploadedFile {
 
 export type DocumentDto = ProfileDocument;
 
-const FileName = z.string().trim().min(1, 'must not be empty').max(255).regex(/^[^/\\\0]+$/, 'must be a file name, not a path');
+const FileName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(255)
+  .regex(/^[^/\\\0]+$/, 'must be a file name, not a path');
 
 /**
  * Where an upload may be stored: made only by authorizeDocumentUpload, so holding one means the
@@ -58,10 +63,13 @@ export async function attachDocumentTo(ctx: ServiceContext, target: DocumentUplo
   if (!file) throw AppError.badRequest('A file is required', [{ pointer: 'file', message: 'is required (multipart field "file")' }]);
   const fileName = parseInput(FileName, file.fileName, 'File name');
   if (!(DOCUMENT_CONTENT_TYPES as readonly string[]).includes(file.contentType)) {
-    throw AppError.unprocessable('This type of document is not accepted', [{ pointer: 'file', message: `content type must be one of ${DOCUMENT_CONTENT_TYPES.join(', ')}` }]);
+    throw AppError.unprocessable('This type of document is not accepted', [
+      { pointer: 'file', message: `content type must be one of ${DOCUMENT_CONTENT_TYPES.join(', ')}` },
+    ]);
   }
   if (contentSize(file.content) === 0) throw AppError.badRequest('The file is empty', [{ pointer: 'file', message: 'must not be empty' }]);
-  if (contentSize(file.content) > MAX_DOCUMENT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', 'The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
+  if (contentSize(file.content) > MAX_DOCUMENT_BYTES)
+    throw new AppError('PAYLOAD_TOO_LARGE', 'The file is too large', [{ pointer: 'file', message: 'must be at most 10 MB' }]);
   const contentType = await sniffedContentType(file.content, file.contentType, DOCUMENT_CONTENT_TYPES);
   if (contentType === 'text/csv') await refuseFormulaCells(file.content);
   const row = await storeDocument(ctx.db, { profileId: target.profileId, fileName, contentType }, file.content);
@@ -117,10 +125,23 @@ export async function lenderDocument(ctx: ServiceContext, applicationId: unknown
   const actor = requireAccess(ctx, 'lenderApplications.list');
   const ids = parseInput(Ids, { applicationId, documentId }, 'Path');
   const document = await findLenderDocument(ctx, actor, ids.applicationId, ids.documentId);
-  return { fileName: document.fileName, contentType: document.contentType, sizeBytes: document.sizeBytes, content: readDocumentContent(ctx.db, document.id), sha256: document.sha256 };
+  return {
+    fileName: document.fileName,
+    contentType: document.contentType,
+    sizeBytes: document.sizeBytes,
+    content: readDocumentContent(ctx.db, document.id),
+    sha256: document.sha256,
+  };
 }
 
 function toDocumentDto(row: { id: string; fileName: string; contentType: string; sizeBytes: number; sha256: string; createdAt: Date }): DocumentDto {
   // Stored only once sniffed as one of DOCUMENT_CONTENT_TYPES (attachDocumentTo).
-  return { id: row.id, fileName: row.fileName, contentType: row.contentType as DocumentDto['contentType'], sizeBytes: row.sizeBytes, sha256: row.sha256, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    fileName: row.fileName,
+    contentType: row.contentType as DocumentDto['contentType'],
+    sizeBytes: row.sizeBytes,
+    sha256: row.sha256,
+    createdAt: row.createdAt.toISOString(),
+  };
 }

@@ -43,7 +43,9 @@ export async function storeDocument(
   const client = await poolOf(db).connect();
   try {
     await client.query('BEGIN');
-    const { rows: [created] } = await client.query<{ id: string }>(
+    const {
+      rows: [created],
+    } = await client.query<{ id: string }>(
       // Timestamps are UTC in columns without a time zone, as Prisma writes them.
       `INSERT INTO "document" ("id", "profileId", "fileName", "contentType", "sizeBytes", "sha256", "createdAt")
        VALUES (gen_random_uuid(), $1, $2, $3, 0, '', now() AT TIME ZONE 'UTC') RETURNING "id"`,
@@ -58,7 +60,9 @@ export async function storeDocument(
       sizeBytes += chunk.length;
       await client.query('INSERT INTO "document_chunk" ("documentId", "seq", "data") VALUES ($1, $2, $3)', [created!.id, seq++, chunk]);
     }
-    const { rows: [stored] } = await client.query<StoredDocument>(
+    const {
+      rows: [stored],
+    } = await client.query<StoredDocument>(
       `UPDATE "document" SET "sizeBytes" = $2, "sha256" = $3 WHERE "id" = $1
        RETURNING "id", "fileName", "contentType", "sizeBytes", "sha256", "createdAt" AT TIME ZONE 'UTC' AS "createdAt"`,
       [created!.id, sizeBytes, hash.digest('hex')],

@@ -11,7 +11,7 @@ export const documentRoutes: RouteDefinition[] = [
     operationId: 'DocumentController_upload',
     summary: 'Attach a document to a profile',
     description:
-      'Uploads one file as `multipart/form-data` in the field `file`: PDF, PNG, JPEG, CSV (without formulas), XLSX or DOCX, at most 10 MB. The content must be what its type says (else 415); a larger file is a 413, and nothing is kept. Lenders receive the profile\'s documents with its applications.',
+      "Uploads one file as `multipart/form-data` in the field `file`: PDF, PNG, JPEG, CSV (without formulas), XLSX or DOCX, at most 10 MB. The content must be what its type says (else 415); a larger file is a 413, and nothing is kept. Lenders receive the profile's documents with its applications.",
     access: 'documents.write',
     response: ProfileDocument,
     successStatus: 201,
@@ -25,7 +25,7 @@ export const documentRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/documents`,
     operationId: 'DocumentController_list',
     summary: "List a profile's documents",
-    description: "The documents attached to the profile: name, type, size and SHA-256, without their content.",
+    description: 'The documents attached to the profile: name, type, size and SHA-256, without their content.',
     access: 'documents.write',
     response: z.array(ProfileDocument),
     successStatus: 200,
@@ -37,7 +37,8 @@ export const documentRoutes: RouteDefinition[] = [
     path: `${BASES.lenderApi}/v1/funding/search/:id/document/:documentId`,
     operationId: 'LenderDocumentController_get',
     summary: 'Download an application document',
-    description: "The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.",
+    description:
+      "The content of a document attached to one of the calling lender's applications (the `attachments` of the application), with its content type, file name (`Content-Disposition`) and SHA-256 (`Digest`). Another lender's application, or a document not attached to it, is a 404.",
     access: 'lenderApplications.list',
     download: documents.DOCUMENT_CONTENT_TYPES,
     successStatus: 200,

@@ -32,7 +32,14 @@ describe('uploading', () => {
     const res = await upload(PDF, 'application/pdf');
     expect(res.status).toBe(201);
     const document = await res.json();
-    expect(document).toEqual({ id: expect.any(String), fileName: 'accounts-2025.pdf', contentType: 'application/pdf', sizeBytes: PDF.length, sha256: createHash('sha256').update(PDF).digest('hex'), createdAt: expect.any(String) });
+    expect(document).toEqual({
+      id: expect.any(String),
+      fileName: 'accounts-2025.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: PDF.length,
+      sha256: createHash('sha256').update(PDF).digest('hex'),
+      createdAt: expect.any(String),
+    });
     const list = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/documents`, { headers: v1 })).json();
     expect(list.map((d: { id: string }) => d.id)).toContain(document.id);
   });
@@ -58,7 +65,9 @@ describe('lenders download the documents of their own applications', () => {
     const lenders = await db.lender.findMany({ where: { environment: 'demo' }, orderBy: { id: 'asc' }, take: 2 });
     const mine = await lenderCredentials(app, lenders[0]!.id);
     const other = await lenderCredentials(app, lenders[1]!.id);
-    const application = await db.lenderApplication.create({ data: { lenderId: mine.lenderId, profileId: uuid, status: 'In Review', payload: { application: {} } } });
+    const application = await db.lenderApplication.create({
+      data: { lenderId: mine.lenderId, profileId: uuid, status: 'In Review', payload: { application: {} } },
+    });
     const path = `${app.url}${base}/v1/funding/search/${application.id}/document/${document.id}`;
     const res = await fetch(path, { headers: bearer(await lenderIdToken(app, mine)) });
     expect(res.status).toBe(200);
@@ -66,16 +75,28 @@ describe('lenders download the documents of their own applications', () => {
     expect(res.headers.get('content-disposition')).toBe('attachment; filename=bank-statement.pdf');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(PDF);
     expect((await fetch(path, { headers: bearer(await lenderIdToken(app, other)) })).status).toBe(404);
-    expect((await fetch(path.replace(document.id, '00000000-0000-4000-8000-000000000000'), { headers: bearer(await lenderIdToken(app, mine)) })).status).toBe(404);
+    expect((await fetch(path.replace(document.id, '00000000-0000-4000-8000-000000000000'), { headers: bearer(await lenderIdToken(app, mine)) })).status).toBe(
+      404,
+    );
   });
 });
 
 describe('GraphQL', () => {
   it('attachDocument takes base64 content under the same rules; Profile.documents lists it', async () => {
     const { graphql } = await import('../../../test/support/graphql-client.js');
-    const res = await graphql(app.url, 'mutation($p: ID!, $c: String!) { attachDocument(profileId: $p, fileName: "id.png", contentType: "image/png", contentBase64: $c) { id fileName sizeBytes } }', { p: uuid, c: PNG_1X1 }, v1);
+    const res = await graphql(
+      app.url,
+      'mutation($p: ID!, $c: String!) { attachDocument(profileId: $p, fileName: "id.png", contentType: "image/png", contentBase64: $c) { id fileName sizeBytes } }',
+      { p: uuid, c: PNG_1X1 },
+      v1,
+    );
     expect(res.data?.attachDocument).toMatchObject({ fileName: 'id.png', sizeBytes: Buffer.from(PNG_1X1, 'base64').length });
-    const bad = await graphql(app.url, 'mutation($p: ID!) { attachDocument(profileId: $p, fileName: "x.exe", contentType: "application/x-msdownload", contentBase64: "AA==") { id } }', { p: uuid }, v1);
+    const bad = await graphql(
+      app.url,
+      'mutation($p: ID!) { attachDocument(profileId: $p, fileName: "x.exe", contentType: "application/x-msdownload", contentBase64: "AA==") { id } }',
+      { p: uuid },
+      v1,
+    );
     expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'UNPROCESSABLE' });
     const listed = await graphql(app.url, 'query($p: ID!) { profile(uuid: $p) { documents { fileName } } }', { p: uuid }, v1);
     expect(listed.data?.profile.documents.map((d: { fileName: string }) => d.fileName)).toContain('id.png');

@@ -4,7 +4,13 @@ import type { ServiceContext } from '../../kernel/context.js';
 import { inputTypeFrom, objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 import { parseInput } from '../../kernel/validation.js';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from './api-key-service.js';
-import { ApiKey as ApiKeySchema, CreateApiKeyBody, CreatedApiKey as CreatedApiKeySchema, type ApiKey as ApiKeyResult, type CreatedApiKey as CreatedApiKeyResult } from './identity-schemas.js';
+import {
+  ApiKey as ApiKeySchema,
+  CreateApiKeyBody,
+  CreatedApiKey as CreatedApiKeySchema,
+  type ApiKey as ApiKeyResult,
+  type CreatedApiKey as CreatedApiKeyResult,
+} from './identity-schemas.js';
 
 const ApiKey = objectTypeFrom(ApiKeySchema);
 const CreatedApiKey = objectTypeFrom(CreatedApiKeySchema);
@@ -22,7 +28,9 @@ export class ApiKeyResolver {
     return createApiKey(ctx, parseInput(CreateApiKeyBody, withoutNulls(input)));
   }
 
-  @Mutation(() => CreatedApiKey, { description: 'A new secret for the key (same id, name, prefix and scopes): the old secret stops at once; the new one is in this answer only' })
+  @Mutation(() => CreatedApiKey, {
+    description: 'A new secret for the key (same id, name, prefix and scopes): the old secret stops at once; the new one is in this answer only',
+  })
   rotateApiKey(@Arg('id', () => ID) id: string, @Ctx() ctx: ServiceContext): Promise<CreatedApiKeyResult> {
     return rotateApiKey(ctx, id);
   }

@@ -67,7 +67,12 @@ export async function createApiKey(ctx: ServiceContext, body: CreateApiKeyBody, 
 }
 
 /** The new key, stored by its hash: its secret is in this answer only. */
-async function storeApiKey(ctx: ServiceContext, actor: { accountId: string; userId: string }, body: CreateApiKeyBody, expiresAt: Date | null): Promise<CreatedApiKey> {
+async function storeApiKey(
+  ctx: ServiceContext,
+  actor: { accountId: string; userId: string },
+  body: CreateApiKeyBody,
+  expiresAt: Date | null,
+): Promise<CreatedApiKey> {
   const secret = newApiKey(ctx.environment);
   try {
     const row = await ctx.db.apiKey.create({

@@ -52,9 +52,23 @@ function actorOf(claims: VerifiedToken): Actor {
   switch (claims.tkn) {
     case 'login':
       // Tokens signed before session epochs existed carry none: the epoch every user starts at.
-      return { kind: 'login', accountId: need(claims.acc, 'acc'), userId: claims.sub, role: claims.role as PlatformRole, sessionEpoch: claims.sep ?? 0, scopes };
+      return {
+        kind: 'login',
+        accountId: need(claims.acc, 'acc'),
+        userId: claims.sub,
+        role: claims.role as PlatformRole,
+        sessionEpoch: claims.sep ?? 0,
+        scopes,
+      };
     case 'tenant':
-      return { kind: 'tenant', accountId: need(claims.acc, 'acc'), apiKeyId: need(claims.key, 'key'), tenantId: need(claims.tid, 'tid'), scopes, ...family(claims) };
+      return {
+        kind: 'tenant',
+        accountId: need(claims.acc, 'acc'),
+        apiKeyId: need(claims.key, 'key'),
+        tenantId: need(claims.tid, 'tid'),
+        scopes,
+        ...family(claims),
+      };
     case 'platform':
     case 'master':
     case 'marketplace_v1':

@@ -77,7 +77,10 @@ export async function registerLender(db: Db, input: NewLender): Promise<LenderCr
   const policy = { environment: input.environment, allowPrivateAddresses: input.allowPrivateWebhookUrls ?? false, allowUnresolved: true };
   await assertWebhookUrl(input.applicationUrl, policy, 'application-url');
   if (input.updateUrl !== undefined) await assertWebhookUrl(input.updateUrl, policy, 'update-url');
-  const slug = `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${randomBytes(3).toString('hex')}`;
+  const slug = `${input.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}-${randomBytes(3).toString('hex')}`;
   const lender = await db.lender.create({
     data: {
       environment: input.environment,

@@ -90,7 +90,12 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
       if ('apiKeyId' in actor) {
         // The key's expiry is cached, not whether it has passed: a cached answer never outlives the key.
         const standing = await cached(actor.apiKeyId, async () => {
-          const key = await reads.selectFrom('api_key').select(['revokedAt', 'expiresAt']).where('id', '=', actor.apiKeyId).where('environment', '=', environment).executeTakeFirst();
+          const key = await reads
+            .selectFrom('api_key')
+            .select(['revokedAt', 'expiresAt'])
+            .where('id', '=', actor.apiKeyId)
+            .where('environment', '=', environment)
+            .executeTakeFirst();
           return key === undefined || key.revokedAt !== null ? null : { expiresAt: key.expiresAt };
         });
         if (standing === null) throw AppError.unauthenticated('Invalid token: its API key has been revoked');
@@ -98,7 +103,13 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
         const family = 'refreshFamilyId' in actor ? actor.refreshFamilyId : undefined;
         if (family !== undefined) {
           const live = await cached(family, async () => {
-            const revoked = await reads.selectFrom('refresh_token').select('id').where('familyId', '=', family).where('revokedAt', 'is not', null).limit(1).executeTakeFirst();
+            const revoked = await reads
+              .selectFrom('refresh_token')
+              .select('id')
+              .where('familyId', '=', family)
+              .where('revokedAt', 'is not', null)
+              .limit(1)
+              .executeTakeFirst();
             return revoked === undefined;
           });
           if (!live) throw AppError.unauthenticated('Invalid token: its refresh token was replayed, so its whole family is revoked');
@@ -106,7 +117,12 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
       } else if (actor.kind === 'login') {
         // The user's current session epoch, or null when the user is disabled or gone.
         const epoch = await cached(actor.userId, async () => {
-          const user = await reads.selectFrom('platform_user').select(['disabledAt', 'sessionEpoch']).where('id', '=', actor.userId).where('environment', '=', environment).executeTakeFirst();
+          const user = await reads
+            .selectFrom('platform_user')
+            .select(['disabledAt', 'sessionEpoch'])
+            .where('id', '=', actor.userId)
+            .where('environment', '=', environment)
+            .executeTakeFirst();
           return user === undefined || user.disabledAt !== null ? null : user.sessionEpoch;
         });
         if (epoch === null) throw AppError.unauthenticated('Invalid token: its user has been disabled');
@@ -116,7 +132,12 @@ export function createCredentialStatus(db: Db, environment: DeployEnvironment, o
       } else if (actor.kind === 'lender') {
         // Re-issuing a lender's credentials (admin CLI) replaces its client id: tokens of the old one stop.
         const active = await cached(`lender-client:${actor.clientId}`, async () => {
-          const lender = await reads.selectFrom('lender').select(['clientId', 'active']).where('id', '=', actor.lenderId).where('environment', '=', environment).executeTakeFirst();
+          const lender = await reads
+            .selectFrom('lender')
+            .select(['clientId', 'active'])
+            .where('id', '=', actor.lenderId)
+            .where('environment', '=', environment)
+            .executeTakeFirst();
           return lender !== undefined && lender.active && lender.clientId === actor.clientId;
         });
         if (!active) throw AppError.unauthenticated("Invalid token: the lender's credentials have been re-issued or deactivated");

@@ -64,7 +64,12 @@ describe('platform login', () => {
   });
 
   it('throttles repeated failures per email with 429 and Retry-After, even for the right password', async () => {
-    const { userId } = await createAccountWithUser(db(), { environment: 'demo', accountName: 'throttled', email: 'throttled@example.test', password: 'right-password-123' });
+    const { userId } = await createAccountWithUser(db(), {
+      environment: 'demo',
+      accountName: 'throttled',
+      email: 'throttled@example.test',
+      password: 'right-password-123',
+    });
     expect(userId).toBeTruthy();
     for (let i = 0; i < 5; i++) {
       const res = await postJson(url('/api/platform/v1/auth/login'), { email: 'throttled@example.test', password: `wrong-${i}` });
@@ -124,9 +129,15 @@ describe('API keys', () => {
 
   it('names partnerApiKey as unsupported (400), creating nothing', async () => {
     const before = await snapshot();
-    const res = await postJson(url('/api/platform/v1/api-key'), { name: 'with-partner', scopes: ['profile:read'], partnerApiKey: 'pk_live_123' }, bearer(me.loginToken));
+    const res = await postJson(
+      url('/api/platform/v1/api-key'),
+      { name: 'with-partner', scopes: ['profile:read'], partnerApiKey: 'pk_live_123' },
+      bearer(me.loginToken),
+    );
     expect(res.status).toBe(400);
-    expect((await res.json()).errors).toEqual([{ pointer: '/partnerApiKey', message: 'is not supported: this gateway does not link partner API keys; leave it out' }]);
+    expect((await res.json()).errors).toEqual([
+      { pointer: '/partnerApiKey', message: 'is not supported: this gateway does not link partner API keys; leave it out' },
+    ]);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -136,7 +147,11 @@ describe('API keys', () => {
   });
 
   it('an expired key mints nothing (clock moved past expiresAt)', async () => {
-    const key = await createApiKey(app, me.loginToken, { name: 'short-lived', scopes: ['profile:read'], expiresAt: new Date(now.getTime() + 60_000).toISOString() });
+    const key = await createApiKey(app, me.loginToken, {
+      name: 'short-lived',
+      scopes: ['profile:read'],
+      expiresAt: new Date(now.getTime() + 60_000).toISOString(),
+    });
     expect((await postJson(url('/api/platform/v1/auth/token'), undefined, { 'x-api-key': key.key })).status).toBe(201);
     now = new Date(now.getTime() + 61_000);
     const res = await postJson(url('/api/platform/v1/auth/token'), undefined, { 'x-api-key': key.key });
@@ -150,7 +165,13 @@ describe('token exchanges', () => {
     const res = await postJson(url('/api/platform/v1/auth/token'), undefined, { 'x-api-key': me.apiKey });
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body).toEqual({ access_token: expect.any(String), expires_in: 36000, refresh_token: expect.any(String), scope: expect.stringContaining('funding:write'), token_type: 'Bearer' });
+    expect(body).toEqual({
+      access_token: expect.any(String),
+      expires_in: 36000,
+      refresh_token: expect.any(String),
+      scope: expect.stringContaining('funding:write'),
+      token_type: 'Bearer',
+    });
     expect(body.scope.split(' ')).toHaveLength(10);
   });
 
@@ -168,13 +189,24 @@ describe('token exchanges', () => {
   it('master token → tenant token through /auth/tenants/authorize (no refresh token)', async () => {
     const tenant = await createTenant(app, me.platformToken);
     const master = await masterToken(app, me.apiKey);
-    const res = await postJson(url('/api/marketplace/v2/auth/tenants/authorize'), undefined, { ...bearer(master.access_token), 'service-tenant-id': tenant.id });
+    const res = await postJson(url('/api/marketplace/v2/auth/tenants/authorize'), undefined, {
+      ...bearer(master.access_token),
+      'service-tenant-id': tenant.id,
+    });
     expect(res.status).toBe(201);
-    expect(await res.json()).toEqual({ access_token: expect.any(String), expires_in: 36000, scope: 'profile:read profile:write sign_up', token_type: 'Bearer' });
+    expect(await res.json()).toEqual({
+      access_token: expect.any(String),
+      expires_in: 36000,
+      scope: 'profile:read profile:write sign_up',
+      token_type: 'Bearer',
+    });
     const noHeader = await postJson(url('/api/marketplace/v2/auth/tenants/authorize'), undefined, bearer(master.access_token));
     expect(noHeader.status).toBe(400);
     const foreign = await createTenant(app, other.platformToken);
-    const cross = await postJson(url('/api/marketplace/v2/auth/tenants/authorize'), undefined, { ...bearer(master.access_token), 'service-tenant-id': foreign.id });
+    const cross = await postJson(url('/api/marketplace/v2/auth/tenants/authorize'), undefined, {
+      ...bearer(master.access_token),
+      'service-tenant-id': foreign.id,
+    });
     expect(cross.status).toBe(404);
   });
 
@@ -331,7 +363,11 @@ describe('isolation between accounts', () => {
 describe('platform users', () => {
   it('admins list and add users; members cannot add; a user renames themself', async () => {
     const admin = await signUpIntegrator(app);
-    const created = await postJson(url('/api/platform/v1/users'), { email: `member-${randomUUID()}@example.test`, password: 'member-password-1' }, bearer(admin.loginToken));
+    const created = await postJson(
+      url('/api/platform/v1/users'),
+      { email: `member-${randomUUID()}@example.test`, password: 'member-password-1' },
+      bearer(admin.loginToken),
+    );
     expect(created.status).toBe(201);
     const member = await created.json();
     expect(member).toMatchObject({ role: 'MEMBER', disabled: false });
@@ -357,7 +393,9 @@ describe('platform users', () => {
 
   it("another account's user is 404 whatever the body, a malformed one included; the own account's gets the 400", async () => {
     const admin = await signUpIntegrator(app);
-    const member = await (await postJson(url('/api/platform/v1/users'), { email: `member-${randomUUID()}@example.test`, password: 'member-password-1' }, bearer(admin.loginToken))).json();
+    const member = await (
+      await postJson(url('/api/platform/v1/users'), { email: `member-${randomUUID()}@example.test`, password: 'member-password-1' }, bearer(admin.loginToken))
+    ).json();
     const patch = (token: string, body: string) =>
       fetch(url(`/api/platform/v1/users/${member.id}`), { method: 'PATCH', headers: { ...bearer(token), 'content-type': 'application/json' }, body });
     const before = await db().platformUser.findUniqueOrThrow({ where: { id: member.id } });

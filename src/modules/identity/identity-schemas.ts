@@ -25,8 +25,10 @@ export const CreateApiKeyBody = z.strictObject({
 });
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
 
-
-const Email = z.email({ message: 'must be an email address' }).max(320).transform((e) => e.toLowerCase());
+const Email = z
+  .email({ message: 'must be an email address' })
+  .max(320)
+  .transform((e) => e.toLowerCase());
 
 export const CreateUserBody = z.strictObject({
   email: Email,
@@ -87,7 +89,14 @@ export const ApiKey = ApiKeyFields.meta({ id: 'ApiKey' });
 export type ApiKey = z.infer<typeof ApiKey>;
 
 /** A key just created: the key itself appears in this answer only. */
-export const CreatedApiKey = ApiKeyFields.extend({ key: z.string().optional().describe('The API key (fgk_…): shown once, stored as a digest. Absent from the replay of a request with the same `Idempotency-Key`: the secret is in the first answer only (revoke that key and create another if the first answer was lost)') }).meta({ id: 'CreatedApiKey' });
+export const CreatedApiKey = ApiKeyFields.extend({
+  key: z
+    .string()
+    .optional()
+    .describe(
+      'The API key (fgk_…): shown once, stored as a digest. Absent from the replay of a request with the same `Idempotency-Key`: the secret is in the first answer only (revoke that key and create another if the first answer was lost)',
+    ),
+}).meta({ id: 'CreatedApiKey' });
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 export const PlatformUser = z

@@ -11,6 +11,9 @@ export const PLACEHOLDERS = { apiKey: '<API_KEY>', refreshToken: '<REFRESH_TOKEN
  */
 export const DEMO_INTEGRATOR_SIGN_IN = { email: 'integrator@demo.funding-gateway.test', password: 'demo-integrator-password' };
 
-export const EXAMPLE_API_KEY_BODY = { name: 'Acme CRM integration', scopes: ['profile:read', 'profile:write', 'questionnaire:read', 'questionnaire:write', 'funding:read', 'funding:write'] };
+export const EXAMPLE_API_KEY_BODY = {
+  name: 'Acme CRM integration',
+  scopes: ['profile:read', 'profile:write', 'questionnaire:read', 'questionnaire:write', 'funding:read', 'funding:write'],
+};
 
 export const EXAMPLE_USER_BODY = { email: 'finance@acme-widgets.example', password: 'correct-horse-battery-staple', name: 'Grace Hopwood', role: 'MEMBER' };

@@ -7,7 +7,17 @@ import * as tokens from './token-service.js';
 import * as users from './user-service.js';
 import * as lenderCredentials from './lender-credential-rotation.js';
 import { z } from 'zod';
-import { ApiKey, CreateApiKeyBody, CreatedApiKey, CreateUserBody, LoginBody, MarketplaceV1Tokens, PlatformUser, TokenResponse, UpdateUserBody } from './identity-schemas.js';
+import {
+  ApiKey,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  CreateUserBody,
+  LoginBody,
+  MarketplaceV1Tokens,
+  PlatformUser,
+  TokenResponse,
+  UpdateUserBody,
+} from './identity-schemas.js';
 import { PlatformRefreshBody, V1AuthorizeQuery, V1RefreshBody } from './token-service.js';
 import { BASES, header, route, routeCheckedInOperation, type RouteDefinition } from '../../kernel/rest/route-definition.js';
 import { DEMO_INTEGRATOR_SIGN_IN, EXAMPLE_API_KEY_BODY, EXAMPLE_USER_BODY, PLACEHOLDERS } from './identity.examples.js';
@@ -15,35 +25,35 @@ import { IDEMPOTENT_DESCRIPTION, idempotencyKeyHeader } from '../../infra/idempo
 
 const refreshRoute = (base: string, prefix: string, kinds: Parameters<typeof tokens.refreshPlatformToken>[2]): RouteDefinition =>
   route({
-  method: 'post',
-  path: `${base}/auth/refresh-token`,
-  operationId: `${prefix}AuthController_refreshToken`,
-  summary: 'Refresh a token',
-  description:
-    prefix === 'Platform'
-      ? 'Exchanges the refresh token of a platform or tenant token (from `POST /api/platform/v1/auth/token`) for a new token and refresh token, without the API key. A refresh token is single use: a used, revoked or unknown one is a 401. `refreshToken` is taken as another name of `refresh_token`.'
-      : 'Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.',
-  example: { body: { refresh_token: PLACEHOLDERS.refreshToken } },
-  body: PlatformRefreshBody,
-  response: TokenResponse,
-  successStatus: 201,
-  surface: 'public',
-  handle: (ctx, req) => tokens.refreshPlatformToken(ctx, req.body, kinds),
+    method: 'post',
+    path: `${base}/auth/refresh-token`,
+    operationId: `${prefix}AuthController_refreshToken`,
+    summary: 'Refresh a token',
+    description:
+      prefix === 'Platform'
+        ? 'Exchanges the refresh token of a platform or tenant token (from `POST /api/platform/v1/auth/token`) for a new token and refresh token, without the API key. A refresh token is single use: a used, revoked or unknown one is a 401. `refreshToken` is taken as another name of `refresh_token`.'
+        : 'Exchanges the refresh token of a master token (from `POST /api/marketplace/v2/auth/authorize`) for a new master token and refresh token. Single use: a used, revoked or unknown one, or one of another kind of token, is a 401.',
+    example: { body: { refresh_token: PLACEHOLDERS.refreshToken } },
+    body: PlatformRefreshBody,
+    response: TokenResponse,
+    successStatus: 201,
+    surface: 'public',
+    handle: (ctx, req) => tokens.refreshPlatformToken(ctx, req.body, kinds),
   });
 
 const tenantAuthorizeRoute = (base: string, surface: Surface, prefix: string): RouteDefinition =>
   route({
-  method: 'post',
-  path: `${base}/auth/tenants/authorize`,
-  operationId: `${prefix}AuthController_authorizeTenant`,
-  summary: 'Get a tenant token',
-  description:
-    "Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.",
-  access: 'tenantTokens.issue',
-  response: TokenResponse,
-  successStatus: 201,
-  surface,
-  handle: (ctx) => tokens.issueTenantToken(ctx),
+    method: 'post',
+    path: `${base}/auth/tenants/authorize`,
+    operationId: `${prefix}AuthController_authorizeTenant`,
+    summary: 'Get a tenant token',
+    description:
+      'Exchanges a master (or platform) token and the tenant named by `Service-tenant-id` for a tenant token: limited to that tenant, with the scopes `profile:read`, `profile:write` (as far as the key holds them) and `sign_up`, valid 10 hours, without a refresh token. Use it for the credit widget or when your integration is per tenant. A tenant of another account is a 404.',
+    access: 'tenantTokens.issue',
+    response: TokenResponse,
+    successStatus: 201,
+    surface,
+    handle: (ctx) => tokens.issueTenantToken(ctx),
   });
 
 export const identityRoutes: RouteDefinition[] = [
@@ -93,7 +103,10 @@ export const identityRoutes: RouteDefinition[] = [
     operationId: 'LenderConsoleAuthController_signIn',
     summary: 'Sign in to the lender console',
     description: `A lender's user signs in to the lender console (/app/lender) with the username and password of the lender's credentials (spec 5.9), without the client secret, and gets an \`id_token\` like /oauth/token's (the lender API bearer, its lender's data only) valid ${LENDER_CONSOLE_SESSION_SECONDS / 60} minutes. A wrong username or password is one 401; failures are counted with /oauth/token's and then refused with 429 and \`Retry-After\`. JSON only; no cookie is set.`,
-    example: { summary: "A lender's username and password (spec 5.9's placeholders)", body: { username: PLACEHOLDERS.lenderUsername, password: PLACEHOLDERS.lenderPassword } },
+    example: {
+      summary: "A lender's username and password (spec 5.9's placeholders)",
+      body: { username: PLACEHOLDERS.lenderUsername, password: PLACEHOLDERS.lenderPassword },
+    },
     body: LenderConsoleSignIn,
     response: LenderConsoleSession,
     successStatus: 200,
@@ -120,11 +133,13 @@ export const identityRoutes: RouteDefinition[] = [
     operationId: 'PlatformApiKeyController_create',
     summary: 'Create an API key',
     description:
-      "Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding an admin-only scope (" +
+      'Onboarding step 2: creates an API key of the account with the scopes given. The key (`fgk_…`) is in this answer only: store it as a secret. `name` is unique in the account (else 409); an unknown scope is a 400; an `expiresAt` in the past is a 422. A master key (`isMaster`) or a key holding an admin-only scope (' +
       ACCESS_POLICY['apiKeys.create'].elevated.grants.map((scope) => `\`${scope}\``).join(', ') +
-      ") needs an account admin's sign-in. " + IDEMPOTENT_DESCRIPTION + ' A replay answers the key without its secret (`key`), which only the first answer carries.',
+      ") needs an account admin's sign-in. " +
+      IDEMPOTENT_DESCRIPTION +
+      ' A replay answers the key without its secret (`key`), which only the first answer carries.',
     access: 'apiKeys.create',
-    example: { summary: "A key for a CRM integration: profiles and matches", body: EXAMPLE_API_KEY_BODY },
+    example: { summary: 'A key for a CRM integration: profiles and matches', body: EXAMPLE_API_KEY_BODY },
     body: CreateApiKeyBody,
     response: CreatedApiKey,
     successStatus: 200,
@@ -149,7 +164,8 @@ export const identityRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/api-key/:keyId`,
     operationId: 'PlatformApiKeyController_revoke',
     summary: 'Revoke an API key',
-    description: 'Revokes the key, its refresh tokens and the tokens issued from it (at once in this process, within 30 seconds everywhere). Idempotent. Revoking a key another user created needs an account admin.',
+    description:
+      'Revokes the key, its refresh tokens and the tokens issued from it (at once in this process, within 30 seconds everywhere). Idempotent. Revoking a key another user created needs an account admin.',
     access: 'apiKeys.revoke',
     successStatus: 204,
     surface: 'platform',
@@ -241,7 +257,7 @@ export const identityRoutes: RouteDefinition[] = [
     operationId: 'AuthController_authorize',
     summary: 'Get a Marketplace V1 token',
     description:
-      'Exchanges an API key (query parameter `api_key`) for a Marketplace V1 `jwt` with the key\'s scopes and a single-use `refreshToken`. Send the jwt as `Authorization: Bearer <jwt>` on the other Marketplace V1 operations. A missing, revoked or expired key is a 401.\n\nCompatibility: `expiresIn` (seconds) is an addition.',
+      "Exchanges an API key (query parameter `api_key`) for a Marketplace V1 `jwt` with the key's scopes and a single-use `refreshToken`. Send the jwt as `Authorization: Bearer <jwt>` on the other Marketplace V1 operations. A missing, revoked or expired key is a 401.\n\nCompatibility: `expiresIn` (seconds) is an addition.",
     example: { query: { api_key: PLACEHOLDERS.apiKey } },
     query: V1AuthorizeQuery,
     response: MarketplaceV1Tokens,
@@ -254,7 +270,8 @@ export const identityRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/auth/refresh-token`,
     operationId: 'AuthController_refreshToken',
     summary: 'Refresh a Marketplace V1 token',
-    description: 'Exchanges a Marketplace V1 refresh token for a new jwt and refresh token. Single use: a used, revoked or unknown one is a 401; any other field in the body is a 400.',
+    description:
+      'Exchanges a Marketplace V1 refresh token for a new jwt and refresh token. Single use: a used, revoked or unknown one is a 401; any other field in the body is a 400.',
     example: { body: { refreshToken: PLACEHOLDERS.refreshToken } },
     body: V1RefreshBody,
     response: MarketplaceV1Tokens,

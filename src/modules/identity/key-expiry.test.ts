@@ -8,7 +8,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../../../test/support/graphql-client.js';
-import { bearer, createApiKey, createTenant, marketplaceV1Token, masterToken, platformToken, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
+import {
+  bearer,
+  createApiKey,
+  createTenant,
+  marketplaceV1Token,
+  masterToken,
+  platformToken,
+  signUpIntegrator,
+  type Integrator,
+} from '../../../test/support/identities.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
 
 let app: TestApp;
@@ -20,7 +29,8 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 /** The tenant list (an authenticated tenant token is refused it: 403), or Marketplace V1's questionnaires on its own API. */
-const restStatus = async (token: string, v1 = false) => (await fetch(`${app.url}${v1 ? '/api/marketplace/v1/questionnaires' : '/api/platform/v1/tenants'}`, { headers: bearer(token) })).status;
+const restStatus = async (token: string, v1 = false) =>
+  (await fetch(`${app.url}${v1 ? '/api/marketplace/v1/questionnaires' : '/api/platform/v1/tenants'}`, { headers: bearer(token) })).status;
 const LENDERS = '{ lenders { id } }';
 const graphqlRefusal = async (token: string) => (await graphql(app.url, LENDERS, {}, bearer(token))).errors?.[0]?.extensions?.code;
 
@@ -30,12 +40,16 @@ async function tokensOf(apiKey: string) {
   const platform = await platformToken(app, apiKey);
   const master = await masterToken(app, apiKey);
   const tenantByKey = await platformToken(app, apiKey, tenant.id);
-  const tenantByMaster = await (await postJson(`${app.url}/api/marketplace/v2/auth/tenants/authorize`, undefined, { ...bearer(master.access_token), 'service-tenant-id': tenant.id })).json();
+  const tenantByMaster = await (
+    await postJson(`${app.url}/api/marketplace/v2/auth/tenants/authorize`, undefined, { ...bearer(master.access_token), 'service-tenant-id': tenant.id })
+  ).json();
   const v1 = await marketplaceV1Token(app, apiKey);
   return {
     tokens: [platform.access_token, master.access_token, tenantByKey.access_token, tenantByMaster.access_token],
     v1Token: v1.jwt,
-    lifetimes: [platform, master, tenantByKey, tenantByMaster].map((t) => (t as { expires_in: number }).expires_in).concat((v1 as unknown as { expiresIn: number }).expiresIn),
+    lifetimes: [platform, master, tenantByKey, tenantByMaster]
+      .map((t) => (t as { expires_in: number }).expires_in)
+      .concat((v1 as unknown as { expiresIn: number }).expiresIn),
   };
 }
 
@@ -50,7 +64,11 @@ async function pollUntil(done: () => Promise<boolean>, boundMs: number): Promise
 describe('a token never outlives its API key', () => {
   it('tokens of a key expiring in a few seconds are given at most that long, and are refused after it on REST and GraphQL', async () => {
     const expiresAt = new Date(Date.now() + 5_000);
-    const key = await createApiKey(app, me.loginToken, { name: `short-${randomUUID().slice(0, 8)}`, scopes: ['profile:read', 'profile:write', 'funding:read'], expiresAt: expiresAt.toISOString() });
+    const key = await createApiKey(app, me.loginToken, {
+      name: `short-${randomUUID().slice(0, 8)}`,
+      scopes: ['profile:read', 'profile:write', 'funding:read'],
+      expiresAt: expiresAt.toISOString(),
+    });
     const { tokens, v1Token, lifetimes } = await tokensOf(key.key);
     for (const seconds of lifetimes) expect(seconds).toBeLessThanOrEqual(5);
     const restStatuses = () => Promise.all([...tokens.map((token) => restStatus(token)), restStatus(v1Token, true)]);
@@ -69,7 +87,11 @@ describe('a token never outlives its API key', () => {
   });
 
   it('the credential status refuses a key past its expiry, even for a token signed to live longer', async () => {
-    const key = await createApiKey(app, me.loginToken, { name: `later-${randomUUID().slice(0, 8)}`, scopes: ['profile:read'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const key = await createApiKey(app, me.loginToken, {
+      name: `later-${randomUUID().slice(0, 8)}`,
+      scopes: ['profile:read'],
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     const token = (await platformToken(app, key.key)).access_token;
     expect(await restStatus(token)).toBe(200);
     expect(await graphqlRefusal(token)).toBeUndefined();

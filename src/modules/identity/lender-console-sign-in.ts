@@ -36,7 +36,11 @@ export const LenderConsoleSession = z
   .meta({ id: 'LenderConsoleSession', description: "A lender console session's token" });
 export type LenderConsoleSession = z.infer<typeof LenderConsoleSession>;
 
-export async function signInToLenderConsole(ctx: ServiceContext, { username, password }: z.output<typeof LenderConsoleSignIn>, clientAddress: string): Promise<LenderConsoleSession> {
+export async function signInToLenderConsole(
+  ctx: ServiceContext,
+  { username, password }: z.output<typeof LenderConsoleSignIn>,
+  clientAddress: string,
+): Promise<LenderConsoleSession> {
   // The console has no client id: both of the throttle's names are the username.
   const throttleName = `console:${username}`;
   await ctx.auth.lenderTokenThrottle.beginAttempt(clientAddress, throttleName, username);

@@ -16,7 +16,8 @@ let lenderA: LenderCredentials;
 let lenderB: LenderCredentials;
 const db = () => app.runtime.database.prisma;
 const L = '/api/platform/v1/funding';
-const tokenRequest = (credentials: LenderCredentials) => postJson(`${app.url}/oauth/token`, { ...lenderPasswordGrant(credentials), audience: `${app.url}${L}` });
+const tokenRequest = (credentials: LenderCredentials) =>
+  postJson(`${app.url}/oauth/token`, { ...lenderPasswordGrant(credentials), audience: `${app.url}${L}` });
 
 beforeAll(async () => {
   app = await startTestApp();

@@ -51,7 +51,11 @@ export async function rotatePassword(ctx: ServiceContext): Promise<RotatedPasswo
  * Writes a credential of the caller's lender, as long as it is still the one whose client id the
  * caller's token names (credentials re-issued since: 404); answers its client id and username.
  */
-async function updateOwnCredentials(ctx: ServiceContext, actor: { lenderId: number; clientId: string }, data: { clientSecretHash: string } | { passwordHash: string }) {
+async function updateOwnCredentials(
+  ctx: ServiceContext,
+  actor: { lenderId: number; clientId: string },
+  data: { clientSecretHash: string } | { passwordHash: string },
+) {
   const where = { id: actor.lenderId, environment: ctx.environment, clientId: actor.clientId };
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.lender.updateMany({ where, data });

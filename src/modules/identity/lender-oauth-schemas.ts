@@ -7,7 +7,15 @@
 import { z } from 'zod';
 import { LENDER_TOKEN_SCOPES, scopeString } from '../../kernel/scopes.js';
 
-const OAUTH_ERROR_CODES = ['invalid_request', 'invalid_client', 'invalid_grant', 'unsupported_grant_type', 'invalid_scope', 'slow_down', 'server_error'] as const;
+const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'slow_down',
+  'server_error',
+] as const;
 
 /** Spec 5.9's JSON body; the same fields form-encoded (RFC 6749), the client credentials in the body or in HTTP Basic. */
 export const LenderTokenRequest = z
@@ -20,8 +28,13 @@ export const LenderTokenRequest = z
     audience: z
       .string()
       .optional()
-      .describe("The lender API's URL, `{PUBLIC_URL}/api/platform/v1/funding` (the `audience` issued with the credentials), or an accepted alias; when left out, that URL"),
-    scope: z.string().optional().describe(`Space-separated, including \`openid\`; when left out, \`${scopeString(LENDER_TOKEN_SCOPES)}\``),
+      .describe(
+        "The lender API's URL, `{PUBLIC_URL}/api/platform/v1/funding` (the `audience` issued with the credentials), or an accepted alias; when left out, that URL",
+      ),
+    scope: z
+      .string()
+      .optional()
+      .describe(`Space-separated, including \`openid\`; when left out, \`${scopeString(LENDER_TOKEN_SCOPES)}\``),
   })
   .meta({ id: 'LenderTokenRequest', description: "A lender's password grant (spec 5.9)" });
 
@@ -59,7 +72,10 @@ export const OpenIdConfiguration = z
     scopes_supported: z.array(z.string()),
     claims_supported: z.array(z.string()),
   })
-  .meta({ id: 'OpenIdConfiguration', description: 'OpenID Connect Discovery 1.0 provider metadata: what a stock client needs to find the token endpoint and verify id_tokens' });
+  .meta({
+    id: 'OpenIdConfiguration',
+    description: 'OpenID Connect Discovery 1.0 provider metadata: what a stock client needs to find the token endpoint and verify id_tokens',
+  });
 export type OpenIdConfiguration = z.infer<typeof OpenIdConfiguration>;
 
 export const JsonWebKeySet = z
@@ -77,4 +93,7 @@ export const JsonWebKeySet = z
         .meta({ id: 'JsonWebKey', description: 'An RSA public key (RFC 7517)' }),
     ),
   })
-  .meta({ id: 'JsonWebKeySet', description: 'The public keys that verify this gateway\'s tokens, the signing key first (RFC 7517): more than one during a key rotation' });
+  .meta({
+    id: 'JsonWebKeySet',
+    description: "The public keys that verify this gateway's tokens, the signing key first (RFC 7517): more than one during a key rotation",
+  });

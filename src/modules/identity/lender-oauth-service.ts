@@ -28,7 +28,6 @@ export class OAuthError extends Error {
   }
 }
 
-
 /** The audience lenders request tokens for: issued with their credentials, checked at /oauth/token. */
 export function lenderApiAudienceOf(publicUrl: string): string {
   return `${publicUrl.replace(/\/+$/, '')}${LENDER_API_PATH}`;
@@ -80,7 +79,10 @@ export async function lenderPasswordGrant(
   // Tokens always name our own audience, whichever accepted alias was asked for.
   const audience = body.audience === undefined ? lenderApiAudience(ctx) : canonicalLenderAudience(ctx, body.audience);
   if (audience === null) {
-    throw new OAuthError('invalid_request', `audience must be ${lenderApiAudience(ctx)} (the audience issued with the lender's credentials), not ${body.audience!.slice(0, 200)}`);
+    throw new OAuthError(
+      'invalid_request',
+      `audience must be ${lenderApiAudience(ctx)} (the audience issued with the lender's credentials), not ${body.audience!.slice(0, 200)}`,
+    );
   }
   const requested = (body.scope ?? scopeString(LENDER_TOKEN_SCOPES)).split(' ').filter(Boolean);
   const unknown = requested.filter((s) => !(LENDER_TOKEN_SCOPES as readonly string[]).includes(s));
@@ -90,9 +92,7 @@ export async function lenderPasswordGrant(
   await ctx.auth.lenderTokenThrottle.beginAttempt(clientAddress, clientId, body.username);
   const env = environmentOfSecret(clientId);
   const lender =
-    env === null || env === ctx.environment
-      ? await ctx.db.lender.findFirst({ where: { clientId, environment: ctx.environment, active: true } })
-      : null;
+    env === null || env === ctx.environment ? await ctx.db.lender.findFirst({ where: { clientId, environment: ctx.environment, active: true } }) : null;
   if (!lender || lender.clientSecretHash !== digest(clientSecret)) {
     audit(ctx.logger, 'lender_token.failed', { clientId, reason: 'invalid_client' });
     throw new OAuthError('invalid_client', 'Client authentication failed');

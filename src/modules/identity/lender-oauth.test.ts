@@ -42,7 +42,15 @@ describe('a stock OIDC client (openid-client)', () => {
     expect(tokens.expires_in).toBe(120);
     expect(tokens.token_type).toBe('bearer'); // openid-client lower-cases it
     expect(tokens.scope).toBe('openid email profile');
-    expect(tokens.claims()).toMatchObject({ iss: app.url, sub: `lender:${lender.lenderId}`, aud: lender.clientId, azp: lender.clientId, tkn: 'lender', lid: lender.lenderId, env: 'demo' });
+    expect(tokens.claims()).toMatchObject({
+      iss: app.url,
+      sub: `lender:${lender.lenderId}`,
+      aud: lender.clientId,
+      azp: lender.clientId,
+      tkn: 'lender',
+      lid: lender.lenderId,
+      env: 'demo',
+    });
 
     const idToken = tokens.id_token!;
     const jwks = createRemoteJWKSet(new URL(`${app.url}/.well-known/jwks.json`));

@@ -15,5 +15,6 @@ export async function assertLinkKeyStands(ctx: ServiceContext, claims: LinkClaim
   if (claims.key === undefined) throw new AppError('FORBIDDEN', 'This link is not valid: it names no credential (it was made before links could be revoked)');
   const key = await ctx.db.apiKey.findFirst({ where: { id: claims.key, environment: ctx.environment }, select: { revokedAt: true, expiresAt: true } });
   if (!key || key.revokedAt !== null) throw new AppError('FORBIDDEN', 'This link is not valid: the credential that made it has been revoked');
-  if (key.expiresAt !== null && key.expiresAt <= ctx.clock.now()) throw new AppError('FORBIDDEN', 'This link has expired: the credential that made it has expired');
+  if (key.expiresAt !== null && key.expiresAt <= ctx.clock.now())
+    throw new AppError('FORBIDDEN', 'This link has expired: the credential that made it has expired');
 }

@@ -16,7 +16,11 @@ let member: { id: string; email: string; password: string; token: string };
 const db = () => app.runtime.database.prisma;
 const url = (path: string) => `${app.url}${path}`;
 const patchUser = (token: string, id: string, body: unknown) =>
-  fetch(url(`/api/platform/v1/users/${id}`), { method: 'PATCH', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(url(`/api/platform/v1/users/${id}`), {
+    method: 'PATCH',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -46,29 +50,37 @@ describe('the password policy', () => {
       expect(result.error!.issues.map((issue) => issue.message).join(' ')).toMatch(message);
     }
     expect(isCommonPassword('123456789012')).toBe(true);
-    for (const password of ['correct horse battery staple', 'a-long-enough-password', `pw-${randomUUID()}`]) expect(Password.safeParse(password).success).toBe(true);
+    for (const password of ['correct horse battery staple', 'a-long-enough-password', `pw-${randomUUID()}`])
+      expect(Password.safeParse(password).success).toBe(true);
   });
 
   it.each(REFUSED)('creating a user with %s is a 400 naming /password, creating nobody', async (_name, password, message) => {
     const before = await db().platformUser.count();
-    const res = await postJson(url('/api/platform/v1/users'), { email: `new-${randomUUID()}@example.test`, password, role: 'MEMBER' }, bearer(admin.loginToken));
+    const res = await postJson(
+      url('/api/platform/v1/users'),
+      { email: `new-${randomUUID()}@example.test`, password, role: 'MEMBER' },
+      bearer(admin.loginToken),
+    );
     expect(res.status).toBe(400);
     const problem = await res.json();
     expect(problem.errors).toContainEqual({ pointer: '/password', message: expect.stringMatching(message) });
     expect(await db().platformUser.count()).toBe(before);
   });
 
-  it.each(REFUSED)("an admin's reset to %s and a user's own change to it are 400s naming /password; the old password still signs in", async (_name, password, message) => {
-    const hashBefore = (await db().platformUser.findUniqueOrThrow({ where: { id: member.id } })).passwordHash;
-    for (const [token, body] of [
-      [admin.loginToken, { password }],
-      [member.token, { password, currentPassword: member.password }],
-    ] as const) {
-      const res = await patchUser(token, member.id, body);
-      expect(res.status).toBe(400);
-      expect((await res.json()).errors).toContainEqual({ pointer: '/password', message: expect.stringMatching(message) });
-    }
-    expect((await db().platformUser.findUniqueOrThrow({ where: { id: member.id } })).passwordHash).toBe(hashBefore);
-    expect(await signIn(app, member.email, member.password)).toEqual(expect.any(String));
-  });
+  it.each(REFUSED)(
+    "an admin's reset to %s and a user's own change to it are 400s naming /password; the old password still signs in",
+    async (_name, password, message) => {
+      const hashBefore = (await db().platformUser.findUniqueOrThrow({ where: { id: member.id } })).passwordHash;
+      for (const [token, body] of [
+        [admin.loginToken, { password }],
+        [member.token, { password, currentPassword: member.password }],
+      ] as const) {
+        const res = await patchUser(token, member.id, body);
+        expect(res.status).toBe(400);
+        expect((await res.json()).errors).toContainEqual({ pointer: '/password', message: expect.stringMatching(message) });
+      }
+      expect((await db().platformUser.findUniqueOrThrow({ where: { id: member.id } })).passwordHash).toBe(hashBefore);
+      expect(await signIn(app, member.email, member.password)).toEqual(expect.any(String));
+    },
+  );
 });

@@ -16,7 +16,12 @@ async function authority(): Promise<{ tokens: TokenAuthority; jwk: JWK; clock: {
   const { kid, n, e, kty } = jwk;
   const key = createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
   const keys = { active: { kid: kid!, key }, publicJwks: { keys: [{ kty, n, e, kid, alg: 'RS256', use: 'sig' }] } } as unknown as SigningKeySet;
-  const clock = { at: start, now() { return this.at; } };
+  const clock = {
+    at: start,
+    now() {
+      return this.at;
+    },
+  };
   return { tokens: new TokenAuthority(keys, ISSUER, 'demo', clock), jwk, clock };
 }
 
@@ -30,7 +35,18 @@ function forge(jwk: JWK, header: object, claims: object): string {
 }
 
 const now = Math.floor(start.getTime() / 1000);
-const claims = { tkn: 'platform', env: 'demo', scope: 'profile:read', acc: 'a', key: 'k', sub: 'k', iss: ISSUER, aud: 'funding-gateway:demo', iat: now, exp: now + 60 };
+const claims = {
+  tkn: 'platform',
+  env: 'demo',
+  scope: 'profile:read',
+  acc: 'a',
+  key: 'k',
+  sub: 'k',
+  iss: ISSUER,
+  aud: 'funding-gateway:demo',
+  iat: now,
+  exp: now + 60,
+};
 
 describe('RS256 verification', () => {
   it('accepts our signed tokens and remembers them until they expire', async () => {

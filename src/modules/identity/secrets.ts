@@ -73,4 +73,3 @@ export function newLenderClientCredentials(environment: DeployEnvironment): { cl
 export function newPassword(): string {
   return randomToken(18);
 }
-

@@ -170,4 +170,3 @@ export class TokenAuthority {
 function unauthenticated(reason: string): AppError {
   return new AppError('UNAUTHENTICATED', `Invalid token: ${reason}`);
 }
-

@@ -96,11 +96,16 @@ export async function refreshMarketplaceV1(ctx: ServiceContext, { refreshToken }
  * POST {marketplace_v2_base}/auth/refresh-token (master tokens): body { refresh_token } or { refreshToken }.
  * @access token-exchange: the refresh token presented is the credential being exchanged
  */
-export async function refreshPlatformToken(ctx: ServiceContext, parsed: z.output<typeof PlatformRefreshBody>, kinds: readonly RefreshKind[]): Promise<TokenResponse> {
+export async function refreshPlatformToken(
+  ctx: ServiceContext,
+  parsed: z.output<typeof PlatformRefreshBody>,
+  kinds: readonly RefreshKind[],
+): Promise<TokenResponse> {
   const { grant, successor, familyId } = await useRefreshToken(ctx, (parsed.refresh_token ?? parsed.refreshToken) as string, kinds);
   const key = await keyOfGrant(ctx, grant);
   const kind = grant.kind === 'MASTER' ? 'master' : grant.kind === 'TENANT' ? 'tenant' : 'platform';
-  const tenantId = grant.tenantId === null ? null : (await findVisibleTenant(ctx, { kind: 'api_key', accountId: key.accountId }, grant.tenantId, 'Service-tenant-id')).id;
+  const tenantId =
+    grant.tenantId === null ? null : (await findVisibleTenant(ctx, { kind: 'api_key', accountId: key.accountId }, grant.tenantId, 'Service-tenant-id')).id;
   return { ...(await accessToken(ctx, kind, key, tenantId, familyId)), refresh_token: successor };
 }
 
@@ -149,9 +154,22 @@ async function tokenPair(ctx: ServiceContext, kind: 'platform' | 'master' | 'ten
   return { ...response, refresh_token: await issueRefreshToken(ctx, { kind: refreshKind, apiKeyId: key.id, tenantId }, familyId) };
 }
 
-async function accessToken(ctx: ServiceContext, kind: 'platform' | 'master' | 'tenant', key: UsableKey, tenantId: string | null, familyId?: string): Promise<TokenResponse> {
+async function accessToken(
+  ctx: ServiceContext,
+  kind: 'platform' | 'master' | 'tenant',
+  key: UsableKey,
+  tenantId: string | null,
+  familyId?: string,
+): Promise<TokenResponse> {
   const scopes = kind === 'tenant' ? tenantTokenScopes(key.scopes) : key.scopes;
-  const claims = { tkn: kind, scope: scopeString(scopes), acc: key.accountId, key: key.id, ...(tenantId ? { tid: tenantId } : {}), ...(familyId ? { fam: familyId } : {}) };
+  const claims = {
+    tkn: kind,
+    scope: scopeString(scopes),
+    acc: key.accountId,
+    key: key.id,
+    ...(tenantId ? { tid: tenantId } : {}),
+    ...(familyId ? { fam: familyId } : {}),
+  };
   const ttlSeconds = tokenLifetimeSeconds(ctx, kind, key);
   const access = await ctx.auth.tokens.sign(claims, { subject: tenantId ? `tenant:${tenantId}` : `key:${key.id}`, ttlSeconds });
   await touchKey(ctx, key.id);

@@ -109,7 +109,9 @@ export async function updateUser(ctx: ServiceContext, userId: unknown, input: Ch
  */
 async function assertCurrentPassword(ctx: ServiceContext, user: UserRow & { passwordHash: string }, currentPassword: string | undefined): Promise<void> {
   if (currentPassword === undefined) {
-    throw AppError.badRequest('Changing your own password needs your current password', [{ pointer: '/currentPassword', message: 'is required with password' }]);
+    throw AppError.badRequest('Changing your own password needs your current password', [
+      { pointer: '/currentPassword', message: 'is required with password' },
+    ]);
   }
   const throttleKey = `password-change:${user.id}`;
   await ctx.auth.loginThrottle.beginAttempt(user.email, throttleKey);
@@ -119,7 +121,11 @@ async function assertCurrentPassword(ctx: ServiceContext, user: UserRow & { pass
   await ctx.auth.loginThrottle.recordSuccess(user.email, throttleKey);
 }
 
-async function findAccountUser(ctx: ServiceContext, accountId: string, userId: unknown): Promise<UserRow & { role: 'MEMBER' | 'ADMIN' | 'STAFF'; passwordHash: string }> {
+async function findAccountUser(
+  ctx: ServiceContext,
+  accountId: string,
+  userId: unknown,
+): Promise<UserRow & { role: 'MEMBER' | 'ADMIN' | 'STAFF'; passwordHash: string }> {
   const id = parseInput(UserId, userId, 'User id');
   const row = await ctx.db.platformUser.findFirst({ where: { AND: [{ id }, userScope(ctx, { accountId })] } });
   if (!row) throw AppError.notFound('User');

@@ -24,12 +24,17 @@ const given = (window: object) => Object.fromEntries(Object.entries(window).filt
 
 @Resolver()
 export class InsightsResolver {
-  @Query(() => ApplicationsByStatus, { description: "Per day or week, the lender applications the platform user sees (staff: all; others: their account's) that moved into each status" })
+  @Query(() => ApplicationsByStatus, {
+    description: "Per day or week, the lender applications the platform user sees (staff: all; others: their account's) that moved into each status",
+  })
   applicationsByStatus(@Arg('window', () => InsightsWindow) window: Record<string, unknown>, @Ctx() ctx: ServiceContext): Promise<ApplicationsByStatusResult> {
     return applicationsByStatus(ctx, given(window));
   }
 
-  @Query(() => [LenderResponseTimes], { description: "Per lender, median and 90th percentile time from submission to the first acknowledgement and the first offer that came in the window (staff: all; others: their account's applications)" })
+  @Query(() => [LenderResponseTimes], {
+    description:
+      "Per lender, median and 90th percentile time from submission to the first acknowledgement and the first offer that came in the window (staff: all; others: their account's applications)",
+  })
   lenderResponseTimes(@Arg('window', () => InsightsWindow) window: Record<string, unknown>, @Ctx() ctx: ServiceContext): Promise<LenderResponseTimesResult[]> {
     return lenderResponseTimes(ctx, given(window));
   }

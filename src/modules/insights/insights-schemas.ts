@@ -14,7 +14,10 @@ export const MAX_WINDOW_DAYS = 366;
 
 export const InsightsWindow = z
   .strictObject({
-    bucket: z.enum(BUCKETS, { message: `must be one of ${BUCKETS.join(', ')}` }).default('DAY').describe('DAY or WEEK (ISO weeks, from Monday 00:00 UTC).'),
+    bucket: z
+      .enum(BUCKETS, { message: `must be one of ${BUCKETS.join(', ')}` })
+      .default('DAY')
+      .describe('DAY or WEEK (ISO weeks, from Monday 00:00 UTC).'),
     since: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).describe('Start of the window (inclusive).'),
     until: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional().describe('End of the window (exclusive); now unless given.'),
   })
@@ -32,7 +35,12 @@ const StatusPeriod = z
   .strictObject({
     start: z.iso.datetime().describe('The period starts here (UTC midnight; a Monday for weeks).'),
     counts: z.array(StatusCount).describe('Every status, in the status machine order, zero included.'),
-    acknowledged: z.number().int().describe('Applications first acknowledged by their lender in the period: an acknowledgement leaves the status as it is (spec 3), so it is no status of counts.'),
+    acknowledged: z
+      .number()
+      .int()
+      .describe(
+        'Applications first acknowledged by their lender in the period: an acknowledgement leaves the status as it is (spec 3), so it is no status of counts.',
+      ),
   })
   .meta({ id: 'ApplicationStatusPeriod', description: 'One day or week of the pipeline' });
 

@@ -30,25 +30,48 @@ const UNTIL = new Date('2026-03-16T00:00:00Z');
 const WINDOW = { since: SINCE.toISOString(), until: UNTIL.toISOString() };
 const HOUR = 3600;
 
-const BY_STATUS = 'query($w: InsightsWindow!) { applicationsByStatus(window: $w) { bucket since until periods { start counts { status applications } acknowledged } } }';
-const RESPONSE_TIMES = 'query($w: InsightsWindow!) { lenderResponseTimes(window: $w) { lenderId lenderName acknowledgement { answered medianSeconds p90Seconds } offer { answered medianSeconds p90Seconds } } }';
+const BY_STATUS =
+  'query($w: InsightsWindow!) { applicationsByStatus(window: $w) { bucket since until periods { start counts { status applications } acknowledged } } }';
+const RESPONSE_TIMES =
+  'query($w: InsightsWindow!) { lenderResponseTimes(window: $w) { lenderId lenderName acknowledgement { answered medianSeconds p90Seconds } offer { answered medianSeconds p90Seconds } } }';
 const QUEUE = '{ reviewQueueStanding { waiting pendingReview inReview oldestCreatedAt oldestAgeSeconds ageBands { label selections } } }';
 
 beforeAll(async () => {
   app = await startTestApp();
   accountA = await signUpIntegrator(app, `insights-a-${randomUUID().slice(0, 6)}`);
   accountB = await signUpIntegrator(app, `insights-b-${randomUUID().slice(0, 6)}`);
-  const staffUser = await createAccountWithUser(db(), { environment: 'demo', accountName: 'insights staff', email: `staff-${randomUUID()}@example.test`, password: `pw-${randomUUID()}`, role: 'STAFF' });
+  const staffUser = await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'insights staff',
+    email: `staff-${randomUUID()}@example.test`,
+    password: `pw-${randomUUID()}`,
+    role: 'STAFF',
+  });
   const userA = await db().platformUser.findFirstOrThrow({ where: { accountId: accountA.accountId } });
   const userB = await db().platformUser.findFirstOrThrow({ where: { accountId: accountB.accountId } });
   // Least privilege: staff hold only `staff`; the accounts' users a scope no rule names.
-  staff = bearer((await new CredentialFactory(app, accountA.loginToken, { accountId: accountA.accountId, userId: userA.id }, staffUser).login(['staff'])).token);
-  userOfA = bearer((await new CredentialFactory(app, accountA.loginToken, { accountId: accountA.accountId, userId: userA.id }, staffUser).login([UNRELATED_LOGIN_SCOPE])).token);
-  userOfB = bearer((await new CredentialFactory(app, accountB.loginToken, { accountId: accountB.accountId, userId: userB.id }, staffUser).login([UNRELATED_LOGIN_SCOPE])).token);
+  staff = bearer(
+    (await new CredentialFactory(app, accountA.loginToken, { accountId: accountA.accountId, userId: userA.id }, staffUser).login(['staff'])).token,
+  );
+  userOfA = bearer(
+    (await new CredentialFactory(app, accountA.loginToken, { accountId: accountA.accountId, userId: userA.id }, staffUser).login([UNRELATED_LOGIN_SCOPE]))
+      .token,
+  );
+  userOfB = bearer(
+    (await new CredentialFactory(app, accountB.loginToken, { accountId: accountB.accountId, userId: userB.id }, staffUser).login([UNRELATED_LOGIN_SCOPE]))
+      .token,
+  );
   world = await seedInsightsWorld(db(), { accounts: [accountA.accountId, accountB.accountId], start: new Date('2026-03-02T03:00:00Z'), count: 27 });
   // One submitted before the window and acknowledged inside it: its acknowledgement counts, its submission does not.
   const early = await db().lenderApplication.create({
-    data: { lenderId: world.lenders[0]!.id, profileId: (await db().profile.findFirstOrThrow({ where: { ownerAccountId: accountA.accountId } })).id, status: 'In Review', acknowledgedAt: new Date('2026-03-02T12:00:00Z'), createdAt: new Date('2026-02-27T12:00:00Z'), updatedAt: new Date('2026-03-02T12:00:00Z') },
+    data: {
+      lenderId: world.lenders[0]!.id,
+      profileId: (await db().profile.findFirstOrThrow({ where: { ownerAccountId: accountA.accountId } })).id,
+      status: 'In Review',
+      acknowledgedAt: new Date('2026-03-02T12:00:00Z'),
+      createdAt: new Date('2026-02-27T12:00:00Z'),
+      updatedAt: new Date('2026-03-02T12:00:00Z'),
+    },
   });
   await db().applicationStatusChange.createMany({
     data: [
@@ -56,13 +79,26 @@ beforeAll(async () => {
       { lenderApplicationId: early.id, fromStatus: 'In Review', toStatus: 'In Review', createdAt: new Date('2026-03-02T12:00:00Z') },
     ],
   });
-  world.applications.push({ id: early.id, accountId: accountA.accountId, lenderId: world.lenders[0]!.id, submittedAt: new Date('2026-02-27T12:00:00Z'), acknowledgedAfterHours: 72, offeredAfterHours: null, rejectedAfterHours: null });
+  world.applications.push({
+    id: early.id,
+    accountId: accountA.accountId,
+    lenderId: world.lenders[0]!.id,
+    submittedAt: new Date('2026-02-27T12:00:00Z'),
+    acknowledgedAfterHours: 72,
+    offeredAfterHours: null,
+    rejectedAfterHours: null,
+  });
 }, 120_000);
 afterAll(async () => {
   await app?.close();
 });
 
-type Pipeline = { bucket: string; since: string; until: string; periods: Array<{ start: string; counts: Array<{ status: string; applications: number }>; acknowledged: number }> };
+type Pipeline = {
+  bucket: string;
+  since: string;
+  until: string;
+  periods: Array<{ start: string; counts: Array<{ status: string; applications: number }>; acknowledged: number }>;
+};
 
 function asMap(pipeline: Pipeline): Map<string, Map<string, number>> {
   return new Map(pipeline.periods.map((p) => [p.start, new Map(p.counts.filter((c) => c.applications > 0).map((c) => [c.status, c.applications]))]));
@@ -79,7 +115,8 @@ describe('applications by status', () => {
     expect(staffPipeline.periods[0]!.counts.map((c) => c.status)).toEqual([...APPLICATION_STATUSES]);
     expect(withoutEmpty(asMap(staffPipeline))).toEqual(await countedMoves(db(), { since: SINCE, until: UNTIL, bucket: 'day' }));
 
-    const asA = (await graphql<{ applicationsByStatus: Pipeline }>(app.url, BY_STATUS, { w: { ...WINDOW, bucket: 'DAY' } }, userOfA)).data!.applicationsByStatus;
+    const asA = (await graphql<{ applicationsByStatus: Pipeline }>(app.url, BY_STATUS, { w: { ...WINDOW, bucket: 'DAY' } }, userOfA)).data!
+      .applicationsByStatus;
     const countedA = await countedMoves(db(), { since: SINCE, until: UNTIL, bucket: 'day', accountId: accountA.accountId });
     expect(withoutEmpty(asMap(asA))).toEqual(countedA);
     // And by hand: A's submissions in the window are its seeded ones (the early one was submitted before).
@@ -89,15 +126,19 @@ describe('applications by status', () => {
     expect(asA.periods[0]!.counts.map((c) => c.status)).not.toContain('Acknowledged');
     const acknowledgedA = asA.periods.reduce((n, p) => n + p.acknowledged, 0);
     expect(acknowledgedA).toBe(world.applications.filter((a) => a.accountId === accountA.accountId && a.acknowledgedAfterHours !== null).length);
-    const firstAcknowledged = (a: (typeof world.applications)[number]) => new Date(a.submittedAt.getTime() + a.acknowledgedAfterHours! * 3_600_000).toISOString().slice(0, 10);
+    const firstAcknowledged = (a: (typeof world.applications)[number]) =>
+      new Date(a.submittedAt.getTime() + a.acknowledgedAfterHours! * 3_600_000).toISOString().slice(0, 10);
     for (const period of asA.periods) {
       const day = period.start.slice(0, 10);
-      expect(period.acknowledged, day).toBe(world.applications.filter((a) => a.accountId === accountA.accountId && a.acknowledgedAfterHours !== null && firstAcknowledged(a) === day).length);
+      expect(period.acknowledged, day).toBe(
+        world.applications.filter((a) => a.accountId === accountA.accountId && a.acknowledgedAfterHours !== null && firstAcknowledged(a) === day).length,
+      );
     }
   });
 
   it("per week: ISO weeks from Monday; account B sees only B's numbers, never A's", async () => {
-    const asB = (await graphql<{ applicationsByStatus: Pipeline }>(app.url, BY_STATUS, { w: { ...WINDOW, bucket: 'WEEK' } }, userOfB)).data!.applicationsByStatus;
+    const asB = (await graphql<{ applicationsByStatus: Pipeline }>(app.url, BY_STATUS, { w: { ...WINDOW, bucket: 'WEEK' } }, userOfB)).data!
+      .applicationsByStatus;
     expect(asB.periods.map((p) => p.start)).toEqual(['2026-03-02T00:00:00.000Z', '2026-03-09T00:00:00.000Z']);
     expect(withoutEmpty(asMap(asB))).toEqual(await countedMoves(db(), { since: SINCE, until: UNTIL, bucket: 'week', accountId: accountB.accountId }));
     const submittedB = asB.periods.reduce((n, p) => n + p.counts.find((c) => c.status === 'In Review')!.applications, 0);
@@ -116,7 +157,12 @@ describe('applications by status', () => {
 });
 
 describe('lender response times', () => {
-  type Times = { lenderId: number; lenderName: string; acknowledgement: { answered: number; medianSeconds: number | null; p90Seconds: number | null }; offer: { answered: number; medianSeconds: number | null; p90Seconds: number | null } };
+  type Times = {
+    lenderId: number;
+    lenderName: string;
+    acknowledgement: { answered: number; medianSeconds: number | null; p90Seconds: number | null };
+    offer: { answered: number; medianSeconds: number | null; p90Seconds: number | null };
+  };
 
   /** What the seeded times give for `accountId`'s applications (all when none), lender by lender. */
   function expected(accountId?: string) {
@@ -134,7 +180,11 @@ describe('lender response times', () => {
   }
   const ours = (rows: Times[]) => rows.filter((r) => world.lenders.some((l) => l.id === r.lenderId));
   const close = (rows: Times[]) => rows.map((r) => ({ ...r, acknowledgement: rounded(r.acknowledgement), offer: rounded(r.offer) }));
-  const rounded = (t: Times['offer']) => ({ answered: t.answered, medianSeconds: t.medianSeconds === null ? null : Math.round(t.medianSeconds), p90Seconds: t.p90Seconds === null ? null : Math.round(t.p90Seconds) });
+  const rounded = (t: Times['offer']) => ({
+    answered: t.answered,
+    medianSeconds: t.medianSeconds === null ? null : Math.round(t.medianSeconds),
+    p90Seconds: t.p90Seconds === null ? null : Math.round(t.p90Seconds),
+  });
 
   it('median and 90th percentile per lender equal percentile_cont over the seeded times; each account its own', async () => {
     const asStaff = await graphql<{ lenderResponseTimes: Times[] }>(app.url, RESPONSE_TIMES, { w: WINDOW }, staff);
@@ -148,7 +198,9 @@ describe('lender response times', () => {
   });
 
   it('an answer before the window is not counted in it', async () => {
-    const late = (await graphql<{ lenderResponseTimes: Times[] }>(app.url, RESPONSE_TIMES, { w: { since: '2026-03-20T00:00:00Z', until: '2026-03-27T00:00:00Z' } }, staff)).data!.lenderResponseTimes;
+    const late = (
+      await graphql<{ lenderResponseTimes: Times[] }>(app.url, RESPONSE_TIMES, { w: { since: '2026-03-20T00:00:00Z', until: '2026-03-27T00:00:00Z' } }, staff)
+    ).data!.lenderResponseTimes;
     expect(ours(late)).toEqual([]);
   });
 });
@@ -173,9 +225,18 @@ describe('access', () => {
     const profile = await db().profile.findFirstOrThrow({ where: { ownerAccountId: accountA.accountId } });
     const search = await db().fundingSearch.create({ data: { profileId: profile.id, amount: 1000 } });
     const twoDaysAgo = new Date(Date.now() - 49 * HOUR * 1000);
-    await db().reviewSelection.create({ data: { profileId: profile.id, fundingSearchId: search.id, selection: [], contentHash: randomUUID(), createdAt: twoDaysAgo } });
+    await db().reviewSelection.create({
+      data: { profileId: profile.id, fundingSearchId: search.id, selection: [], contentHash: randomUUID(), createdAt: twoDaysAgo },
+    });
     const counted = await db().reviewSelection.count({ where: { environment: 'demo', state: { in: ['PENDING_REVIEW', 'IN_REVIEW'] } } });
-    const standing = (await graphql<{ reviewQueueStanding: { waiting: number; oldestAgeSeconds: number; ageBands: Array<{ label: string; selections: number }> } }>(app.url, QUEUE, {}, staff)).data!.reviewQueueStanding;
+    const standing = (
+      await graphql<{ reviewQueueStanding: { waiting: number; oldestAgeSeconds: number; ageBands: Array<{ label: string; selections: number }> } }>(
+        app.url,
+        QUEUE,
+        {},
+        staff,
+      )
+    ).data!.reviewQueueStanding;
     expect(standing.waiting).toBe(before + 1);
     expect(standing.waiting).toBe(counted);
     expect(standing.oldestAgeSeconds).toBeGreaterThanOrEqual(49 * HOUR - 60);

@@ -37,7 +37,9 @@ function parseWindow(ctx: ServiceContext, input: unknown): Window {
   const until = parsed.until ? new Date(parsed.until) : ctx.clock.now();
   if (until <= since) throw AppError.unprocessable('The window ends before it starts', [{ pointer: '/until', message: 'must be after since' }]);
   if (until.getTime() - since.getTime() > MAX_WINDOW_DAYS * DAY_MS) {
-    throw AppError.unprocessable(`The window is longer than ${MAX_WINDOW_DAYS} days`, [{ pointer: '/since', message: `must be at most ${MAX_WINDOW_DAYS} days before until` }]);
+    throw AppError.unprocessable(`The window is longer than ${MAX_WINDOW_DAYS} days`, [
+      { pointer: '/since', message: `must be at most ${MAX_WINDOW_DAYS} days before until` },
+    ]);
   }
   return { bucket: parsed.bucket, since, until };
 }
@@ -49,7 +51,10 @@ const iso = (column: string) => sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM
 
 /** The ids (and what the aggregates read) of the applications the caller sees: the rule's one SQL form. */
 function visibleApplications(reads: SqlReads, scope: ApplicationListScope) {
-  return reads.selectFrom('lender_application as la').select(['la.id', 'la.lenderId', 'la.createdAt', 'la.updatedAt', 'la.acknowledgedAt']).where(lenderApplicationSqlScope(scope));
+  return reads
+    .selectFrom('lender_application as la')
+    .select(['la.id', 'la.lenderId', 'la.createdAt', 'la.updatedAt', 'la.acknowledgedAt'])
+    .where(lenderApplicationSqlScope(scope));
 }
 
 /** Per day or week of the window, the visible applications that moved into each status. */
@@ -57,7 +62,9 @@ export async function applicationsByStatus(ctx: ServiceContext, window: unknown)
   const actor = requireAccess(ctx, 'insights.read');
   const { bucket, since, until } = parseWindow(ctx, window);
   const reads = readsOf(ctx.db);
-  const visible = visibleApplications(reads, lenderApplicationListScope(ctx, actor, reads)).clearSelect().select('la.id');
+  const visible = visibleApplications(reads, lenderApplicationListScope(ctx, actor, reads))
+    .clearSelect()
+    .select('la.id');
   const { unit, step } = UNITS[bucket];
   // Periods come from generate_series so that a quiet day is a zero, not a gap in the chart.
   const { rows } = await sql<{ start: string; status: ApplicationStatus | null; applications: number | null; acknowledged: number | null }>`
@@ -107,7 +114,9 @@ export async function lenderResponseTimes(ctx: ServiceContext, window: unknown):
   const reads = readsOf(ctx.db);
   // An application answered in the window changed then, so it was last changed at or after `since`:
   // the board's index on (environment, updatedAt) bounds the rows read.
-  const active = visibleApplications(reads, lenderApplicationListScope(ctx, actor, reads)).where('la.updatedAt', '>=', at(since)).where('la.createdAt', '<', at(until));
+  const active = visibleApplications(reads, lenderApplicationListScope(ctx, actor, reads))
+    .where('la.updatedAt', '>=', at(since))
+    .where('la.createdAt', '<', at(until));
   const inWindow = (column: string) => sql`${sql.ref(column)} >= ${at(since)} AND ${sql.ref(column)} < ${at(until)}`;
   const { rows } = await sql<{
     lenderId: number;

@@ -3,7 +3,12 @@ import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import { objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 import { openConsoleTenant, searchConsoleTenants } from './console-tenants.js';
-import { ConsoleTenantDetail as ConsoleTenantDetailSchema, ConsoleTenantPage as ConsoleTenantPageSchema, type ConsoleTenantDetail as DetailResult, type ConsoleTenantPage as PageResult } from './console-tenant-schemas.js';
+import {
+  ConsoleTenantDetail as ConsoleTenantDetailSchema,
+  ConsoleTenantPage as ConsoleTenantPageSchema,
+  type ConsoleTenantDetail as DetailResult,
+  type ConsoleTenantPage as PageResult,
+} from './console-tenant-schemas.js';
 
 const ConsoleTenantPage = objectTypeFrom(ConsoleTenantPageSchema);
 const ConsoleTenantDetail = objectTypeFrom(ConsoleTenantDetailSchema);
@@ -20,7 +25,9 @@ export class ConsoleTenantResolver {
     return searchConsoleTenants(ctx, { ...(search ? { search } : {}), offset, limit });
   }
 
-  @Query(() => ConsoleTenantDetail, { description: "One tenant of the signed-in user's account with its profile, credit report, applications and review selections (integrator console)" })
+  @Query(() => ConsoleTenantDetail, {
+    description: "One tenant of the signed-in user's account with its profile, credit report, applications and review selections (integrator console)",
+  })
   consoleTenant(@Arg('id', () => ID) id: string, @Ctx() ctx: ServiceContext): Promise<DetailResult> {
     return openConsoleTenant(ctx, id);
   }

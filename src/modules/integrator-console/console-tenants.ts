@@ -73,9 +73,21 @@ export async function openConsoleTenant(ctx: ServiceContext, id: unknown): Promi
   const actor = requireAccess(ctx, 'consoleTenants.read');
   const tenant = await findVisibleTenant(ctx, { kind: 'api_key', accountId: actor.accountId }, id);
   const [profile] = await tenantProfiles(ctx, [tenant.id]);
-  const summary = toConsoleTenant({ ...tenant, profile: profile ? { registrationNumber: profile.registrationNumber, companyInformation: { name: profile.companyName } } : null });
+  const summary = toConsoleTenant({
+    ...tenant,
+    profile: profile ? { registrationNumber: profile.registrationNumber, companyInformation: { name: profile.companyName } } : null,
+  });
   if (!profile) {
-    return { tenant: summary, profileId: null, countryCode: null, companyType: null, sector: null, creditReport: noReport('The tenant has no profile yet'), applications: [], selections: [] };
+    return {
+      tenant: summary,
+      profileId: null,
+      countryCode: null,
+      companyType: null,
+      sector: null,
+      creditReport: noReport('The tenant has no profile yet'),
+      applications: [],
+      selections: [],
+    };
   }
   const [report, [applications = []], selections] = await Promise.all([
     creditReportOf(ctx, tenant.id),
@@ -101,7 +113,15 @@ export async function openConsoleTenant(ctx: ServiceContext, id: unknown): Promi
   };
 }
 
-const noReport = (reason: string): ConsoleTenantDetail['creditReport'] => ({ available: false, reason, grade: null, industryAverageGrade: null, creditLimit: null, legalNotices: null, source: null });
+const noReport = (reason: string): ConsoleTenantDetail['creditReport'] => ({
+  available: false,
+  reason,
+  grade: null,
+  industryAverageGrade: null,
+  creditLimit: null,
+  legalNotices: null,
+  source: null,
+});
 
 /** The report, or why there is none (the company unknown to the registry, or of a kind that has none). */
 async function creditReportOf(ctx: ServiceContext, tenantId: string): Promise<ConsoleTenantDetail['creditReport']> {

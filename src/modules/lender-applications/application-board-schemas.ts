@@ -20,7 +20,9 @@ export const BoardFilter = z
       .trim()
       .max(100, 'must be at most 100 characters')
       .optional()
-      .describe("Rows whose company name starts with it (any case), whose company registration number or lender's reference is it, or whose application id it is."),
+      .describe(
+        "Rows whose company name starts with it (any case), whose company registration number or lender's reference is it, or whose application id it is.",
+      ),
   })
   .meta({ description: 'Board filters; updatedSince catches up after a lost event stream' });
 export type BoardFilter = z.input<typeof BoardFilter>;
@@ -76,20 +78,29 @@ export const BoardRow = z
   .meta({ id: 'LenderApplicationRow', description: 'One row of the operations board: a lender application as it stands' });
 export type BoardRow = z.infer<typeof BoardRow>;
 
-export const BoardPage = pageSchemaOf(BoardRow, 'LenderApplicationBoardPage', 'A page of the operations board in the order asked (last changed first unless given)');
+export const BoardPage = pageSchemaOf(
+  BoardRow,
+  'LenderApplicationBoardPage',
+  'A page of the operations board in the order asked (last changed first unless given)',
+);
 export type BoardPage = z.infer<typeof BoardPage>;
 
 export const HistoryEntry = z
   .strictObject({
     at: z.iso.datetime(),
-    kind: z.enum(['STATUS', 'OFFER', 'DECISION']).describe('STATUS (a move), OFFER (made; replacedAt once replaced) or DECISION (the client accepted or declined).'),
+    kind: z
+      .enum(['STATUS', 'OFFER', 'DECISION'])
+      .describe('STATUS (a move), OFFER (made; replacedAt once replaced) or DECISION (the client accepted or declined).'),
     status: z.string().nullable(),
     fromStatus: z.string().nullable(),
     reason: z.string().nullable(),
     comment: z.string().nullable(),
     offer: BoardOffer.nullable(),
     replacedAt: z.iso.datetime().nullable(),
-    sequence: z.number().int().describe('Position in causal order, from 1: a status move comes before the offer or decision that caused it; ties at one instant keep their order.'),
+    sequence: z
+      .number()
+      .int()
+      .describe('Position in causal order, from 1: a status move comes before the offer or decision that caused it; ties at one instant keep their order.'),
   })
   .meta({ id: 'ApplicationHistoryEntry', description: "An entry of a lender application's history" });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;

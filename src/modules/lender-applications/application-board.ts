@@ -17,7 +17,16 @@ import { sql, type RawBuilder } from 'kysely';
 import { APPLICATION_STATUSES } from './application-status.js';
 import { readsOf } from '../../infra/database.js';
 import { isoInstant, utcTimestamp } from '../../infra/keyset-sql.js';
-import { BOARD_SORT_FIELDS, BoardFilter, BoardOrder, type BoardOffer, type BoardPage, type BoardRow, type BoardStatusCount, type HistoryEntry } from './application-board-schemas.js';
+import {
+  BOARD_SORT_FIELDS,
+  BoardFilter,
+  BoardOrder,
+  type BoardOffer,
+  type BoardPage,
+  type BoardRow,
+  type BoardStatusCount,
+  type HistoryEntry,
+} from './application-board-schemas.js';
 import { countedByStatus } from './board-counts-store.js';
 import { findVisibleLenderApplication, lenderApplicationListScope, lenderApplicationSqlScope, type ApplicationRows } from './lender-application-visibility.js';
 
@@ -47,7 +56,19 @@ function toBoardOffer(offer: OfferTerms): BoardOffer {
 }
 
 /** The row columns the board shows (never the payload). */
-const ROW_COLUMNS = ['la.id', 'la.lenderId', 'la.fundingMatchId', 'la.sentCompanyName', 'la.sentCompanyNumber', 'la.reference', 'la.sentAmount', 'la.status', 'la.acknowledgedAt', 'la.createdAt', 'la.updatedAt'] as const;
+const ROW_COLUMNS = [
+  'la.id',
+  'la.lenderId',
+  'la.fundingMatchId',
+  'la.sentCompanyName',
+  'la.sentCompanyNumber',
+  'la.reference',
+  'la.sentAmount',
+  'la.status',
+  'la.acknowledgedAt',
+  'la.createdAt',
+  'la.updatedAt',
+] as const;
 
 type SortField = (typeof BOARD_SORT_FIELDS)[number];
 type SortValue = string | number;
@@ -66,7 +87,10 @@ export const SORT_KEYS: Record<SortField, { key: (table: string) => RawBuilder<u
 };
 
 /** The key of a row in an order, as its cursor carries it. */
-function sortValueOf(field: SortField, row: { createdAt: string; updatedAt: string; amount: number | null; companyName: string | null; status: string }): SortValue {
+function sortValueOf(
+  field: SortField,
+  row: { createdAt: string; updatedAt: string; amount: number | null; companyName: string | null; status: string },
+): SortValue {
   switch (field) {
     case 'LAST_CHANGE':
       return row.updatedAt;
@@ -96,10 +120,16 @@ function decodeBoardCursor(after: string, field: SortField, direction: 'ASC' | '
     content = undefined;
   }
   const parsed = BoardCursor.safeParse(content);
-  if (!parsed.success) throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
-  if (parsed.data[0] !== field || parsed.data[1] !== direction) throw AppError.badRequest('The cursor was issued for another order', [{ pointer: 'after', message: `must come from a page ordered by ${field} ${direction}` }]);
-  if ((field === 'LAST_CHANGE' || field === 'CREATED') && !z.iso.datetime().safeParse(parsed.data[2]).success) throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
-  if (field === 'AMOUNT' && typeof parsed.data[2] !== 'number') throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
+  if (!parsed.success)
+    throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
+  if (parsed.data[0] !== field || parsed.data[1] !== direction)
+    throw AppError.badRequest('The cursor was issued for another order', [
+      { pointer: 'after', message: `must come from a page ordered by ${field} ${direction}` },
+    ]);
+  if ((field === 'LAST_CHANGE' || field === 'CREATED') && !z.iso.datetime().safeParse(parsed.data[2]).success)
+    throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
+  if (field === 'AMOUNT' && typeof parsed.data[2] !== 'number')
+    throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
   return parsed.data;
 }
 
@@ -183,17 +213,32 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
   const pageRows = applicationId
     ? reads.selectFrom('lender_application as la').select(ROW_COLUMNS).where(filtered(true)).where(conditions)
     : ownedProfileIds
-    ? reads
-        .selectFrom(ownedProfileIds.as('owned'))
-        .innerJoinLateral(
-          (eb) => eb.selectFrom('lender_application as la').select(ROW_COLUMNS).whereRef('la.profileId', '=', 'owned.id').where(conditions).orderBy(sortKey.key('la'), order).orderBy('la.id', order).limit(first + 1).as('la'),
-          (join) => join.onTrue(),
-        )
-        .selectAll('la')
-        .orderBy(sortKey.key('la'), order)
-        .orderBy('la.id', order)
-        .limit(first + 1)
-    : reads.selectFrom('lender_application as la').select(ROW_COLUMNS).where(conditions).orderBy(sortKey.key('la'), order).orderBy('la.id', order).limit(first + 1);
+      ? reads
+          .selectFrom(ownedProfileIds.as('owned'))
+          .innerJoinLateral(
+            (eb) =>
+              eb
+                .selectFrom('lender_application as la')
+                .select(ROW_COLUMNS)
+                .whereRef('la.profileId', '=', 'owned.id')
+                .where(conditions)
+                .orderBy(sortKey.key('la'), order)
+                .orderBy('la.id', order)
+                .limit(first + 1)
+                .as('la'),
+            (join) => join.onTrue(),
+          )
+          .selectAll('la')
+          .orderBy(sortKey.key('la'), order)
+          .orderBy('la.id', order)
+          .limit(first + 1)
+      : reads
+          .selectFrom('lender_application as la')
+          .select(ROW_COLUMNS)
+          .where(conditions)
+          .orderBy(sortKey.key('la'), order)
+          .orderBy('la.id', order)
+          .limit(first + 1);
   const rows = await reads
     .selectFrom(pageRows.as('la'))
     .innerJoin('lender as l', 'l.id', 'la.lenderId')
@@ -201,7 +246,15 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
       (eb) =>
         eb
           .selectFrom('offer')
-          .select(['offer.id', 'offer.reference', 'offer.status', 'offer.decision', 'offer.productType', 'offer.product', isoInstant('offer.createdAt').as('createdAt')])
+          .select([
+            'offer.id',
+            'offer.reference',
+            'offer.status',
+            'offer.decision',
+            'offer.productType',
+            'offer.product',
+            isoInstant('offer.createdAt').as('createdAt'),
+          ])
           .whereRef('offer.lenderApplicationId', '=', 'la.id')
           .where('offer.supersededAt', 'is', null)
           .orderBy('offer.createdAt', 'desc')
@@ -220,7 +273,9 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
       eb.selectFrom('funding_match as fm').select('fm.productType').whereRef('fm.id', '=', 'la.fundingMatchId').as('matchProductType'),
       // When the row entered its status: its latest move into another status (by the application's
       // index; an acknowledgement or a replacing offer stays in it), else its creation.
-      sql<string>`to_char(COALESCE((SELECT max(sc."createdAt") FROM application_status_change sc WHERE sc."lenderApplicationId" = "la"."id" AND sc."fromStatus" IS DISTINCT FROM sc."toStatus"), "la"."createdAt"), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('statusChangedAt'),
+      sql<string>`to_char(COALESCE((SELECT max(sc."createdAt") FROM application_status_change sc WHERE sc."lenderApplicationId" = "la"."id" AND sc."fromStatus" IS DISTINCT FROM sc."toStatus"), "la"."createdAt"), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+        'statusChangedAt',
+      ),
       'la.sentAmount',
       'la.status',
       isoInstant('la.acknowledgedAt').as('acknowledgedAt'),
@@ -237,30 +292,38 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
     .orderBy(sortKey.key('la'), order)
     .orderBy('la.id', order)
     .execute();
-  const board = rows.map(
-    (row): BoardRow => ({
-      id: row.id,
-      companyName: row.sentCompanyName,
-      companyNumber: row.sentCompanyNumber,
-      reference: row.reference,
-      lenderId: row.lenderId,
-      lenderName: row.lenderName,
-      productType: row.matchProductType ?? row.offerProductType ?? null,
-      amount: row.sentAmount,
-      status: row.status,
-      acknowledgedAt: row.acknowledgedAt,
-      offer:
-        row.offerId !== null && row.offerReference !== null && row.offerStatus !== null && row.offerProductType !== null && row.offerCreatedAt !== null
-          ? toBoardOffer({ id: row.offerId, reference: row.offerReference, status: row.offerStatus, decision: row.offerDecision, productType: row.offerProductType, product: row.offerProduct as OfferRow['product'], createdAt: row.offerCreatedAt })
-          : null,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-      statusChangedAt: row.statusChangedAt,
-    }),
-  );
+  const board = rows.map((row): BoardRow => ({
+    id: row.id,
+    companyName: row.sentCompanyName,
+    companyNumber: row.sentCompanyNumber,
+    reference: row.reference,
+    lenderId: row.lenderId,
+    lenderName: row.lenderName,
+    productType: row.matchProductType ?? row.offerProductType ?? null,
+    amount: row.sentAmount,
+    status: row.status,
+    acknowledgedAt: row.acknowledgedAt,
+    offer:
+      row.offerId !== null && row.offerReference !== null && row.offerStatus !== null && row.offerProductType !== null && row.offerCreatedAt !== null
+        ? toBoardOffer({
+            id: row.offerId,
+            reference: row.offerReference,
+            status: row.offerStatus,
+            decision: row.offerDecision,
+            productType: row.offerProductType,
+            product: row.offerProduct as OfferRow['product'],
+            createdAt: row.offerCreatedAt,
+          })
+        : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    statusChangedAt: row.statusChangedAt,
+  }));
   const nodes = board.slice(0, first);
   const last = nodes.at(-1);
-  const endCursor = last ? Buffer.from(JSON.stringify([field, direction, sortValueOf(field, last), last.id] satisfies BoardCursor)).toString('base64url') : null;
+  const endCursor = last
+    ? Buffer.from(JSON.stringify([field, direction, sortValueOf(field, last), last.id] satisfies BoardCursor)).toString('base64url')
+    : null;
   // Under the filters the counters are kept by (scope, lender, status), the counters are read
   // (board-counts-store.ts). Otherwise counted status by status (each an index range of that
   // status), so no count reads the whole table. The total is their sum (or the filtered status's
@@ -274,7 +337,12 @@ export async function listBoardApplications(ctx: ServiceContext, filter: unknown
     const row = await reads
       .selectNoFrom((eb) =>
         APPLICATION_STATUSES.map((each, index) =>
-          eb.selectFrom('lender_application as la').select((inner) => inner.fn.countAll<string>().as('count')).where('la.status', '=', each).where(filtered(false)).as(`status${index}`),
+          eb
+            .selectFrom('lender_application as la')
+            .select((inner) => inner.fn.countAll<string>().as('count'))
+            .where('la.status', '=', each)
+            .where(filtered(false))
+            .as(`status${index}`),
         ),
       )
       .executeTakeFirstOrThrow();
@@ -304,7 +372,16 @@ export async function getApplicationHistory(ctx: ServiceContext, id: unknown): P
   const application = await findVisibleLenderApplication(ctx, actor, id);
   const moves = await ctx.db.applicationStatusChange.findMany({ where: { lenderApplicationId: application.id }, orderBy: { createdAt: 'asc' } });
   const entries: Array<Omit<HistoryEntry, 'sequence'>> = [
-    ...moves.map((m) => ({ at: m.createdAt.toISOString(), kind: 'STATUS' as const, status: m.toStatus, fromStatus: m.fromStatus, reason: m.reason, comment: m.comment, offer: null, replacedAt: null })),
+    ...moves.map((m) => ({
+      at: m.createdAt.toISOString(),
+      kind: 'STATUS' as const,
+      status: m.toStatus,
+      fromStatus: m.fromStatus,
+      reason: m.reason,
+      comment: m.comment,
+      offer: null,
+      replacedAt: null,
+    })),
     ...application.offers.map((o) => ({
       at: o.createdAt.toISOString(),
       kind: 'OFFER' as const,
@@ -317,7 +394,16 @@ export async function getApplicationHistory(ctx: ServiceContext, id: unknown): P
     })),
     ...application.offers
       .filter((o) => o.decision !== null && o.decidedAt !== null)
-      .map((o) => ({ at: o.decidedAt!.toISOString(), kind: 'DECISION' as const, status: o.decision, fromStatus: null, reason: null, comment: null, offer: toBoardOffer({ ...o, createdAt: o.createdAt.toISOString() }), replacedAt: null })),
+      .map((o) => ({
+        at: o.decidedAt!.toISOString(),
+        kind: 'DECISION' as const,
+        status: o.decision,
+        fromStatus: null,
+        reason: null,
+        comment: null,
+        offer: toBoardOffer({ ...o, createdAt: o.createdAt.toISOString() }),
+        replacedAt: null,
+      })),
   ];
   const moveTimes = moves.map((m) => m.createdAt.getTime());
   // An offer or decision sorts at the status move it came with (the first one at or just after it).

@@ -39,7 +39,12 @@ export function lenderMatches(db: Reader, fundingSearchId: number, lenderId: num
 
 export function applicationDocument(
   ctx: ServiceContext,
-  input: ProfileForDocuments & { applicationId: number; grade: string | null; fundingSearch: DocumentSources['fundingSearch']; matches: [LenderMatch, ...LenderMatch[]] },
+  input: ProfileForDocuments & {
+    applicationId: number;
+    grade: string | null;
+    fundingSearch: DocumentSources['fundingSearch'];
+    matches: [LenderMatch, ...LenderMatch[]];
+  },
 ): StoredApplicationDocument {
   return buildFundingApplication({
     applicationId: input.applicationId,
@@ -47,7 +52,13 @@ export function applicationDocument(
     profile: input.profile,
     creditGrade: input.grade,
     fundingSearch: input.fundingSearch,
-    matches: input.matches.map((m) => ({ id: m.id, productId: m.productId, productType: m.productType, status: m.status, instantOffer: m.product.instantOffer })) as DocumentSources['matches'],
+    matches: input.matches.map((m) => ({
+      id: m.id,
+      productId: m.productId,
+      productType: m.productType,
+      status: m.status,
+      instantOffer: m.product.instantOffer,
+    })) as DocumentSources['matches'],
     // Only what the document shows of the lender: no secret of its row can end up in it.
     lender: { id: input.matches[0].lender.id, name: input.matches[0].lender.name, logo: input.matches[0].lender.logo, icon: input.matches[0].lender.icon },
     apiBaseUrl: `${ctx.auth.tokens.issuer}${LENDER_API_PATH}`,

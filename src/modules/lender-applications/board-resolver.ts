@@ -15,15 +15,23 @@ const LenderApplicationOrder = inputTypeFrom(BoardOrder, { name: 'LenderApplicat
 
 @Resolver(() => LenderApplicationBoardPage)
 export class ApplicationBoardResolver {
-  @Query(() => LenderApplicationBoardPage, { description: "A page of the lender applications the platform user sees (staff: all; others: their account's), in the order asked (last changed first unless given)" })
+  @Query(() => LenderApplicationBoardPage, {
+    description:
+      "A page of the lender applications the platform user sees (staff: all; others: their account's), in the order asked (last changed first unless given)",
+  })
   lenderApplicationBoard(
     @Arg('filter', () => LenderApplicationFilter, { nullable: true }) filter: BoardFilter | undefined,
-    @Arg('first', () => Int, { nullable: true, description: `Rows in the page: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}` }) first: number | undefined,
+    @Arg('first', () => Int, { nullable: true, description: `Rows in the page: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}` })
+    first: number | undefined,
     @Arg('after', () => String, { nullable: true, description: "The previous page's pageInfo.endCursor (of the same order)" }) after: string | undefined,
     @Arg('orderBy', () => LenderApplicationOrder, { nullable: true, description: 'LAST_CHANGE DESC unless given' }) orderBy: BoardOrder | undefined,
     @Ctx() ctx: ServiceContext,
   ): Promise<CountedBoardPage> {
-    return listBoardApplications(ctx, filter ? { ...filter } : {}, { first: first ?? undefined, after: after ?? undefined, orderBy: orderBy ? { ...orderBy } : undefined });
+    return listBoardApplications(ctx, filter ? { ...filter } : {}, {
+      first: first ?? undefined,
+      after: after ?? undefined,
+      orderBy: orderBy ? { ...orderBy } : undefined,
+    });
   }
 
   @FieldResolver(() => Int, { description: 'How many rows the filter finds, over all pages (counted only when asked, once per query)' })
@@ -31,12 +39,16 @@ export class ApplicationBoardResolver {
     return page.counts.total();
   }
 
-  @FieldResolver(() => [BoardStatusCountType], { description: "Rows per status under the filter without its status (for filter chips; counted only when asked)" })
+  @FieldResolver(() => [BoardStatusCountType], {
+    description: 'Rows per status under the filter without its status (for filter chips; counted only when asked)',
+  })
   statusCounts(@Root() page: CountedBoardPage): Promise<BoardStatusCount[]> {
     return page.counts.byStatus();
   }
 
-  @Query(() => [ApplicationHistoryEntry], { description: "A lender application's history in causal order: status moves, offers (replaced ones too) and the client's decisions" })
+  @Query(() => [ApplicationHistoryEntry], {
+    description: "A lender application's history in causal order: status moves, offers (replaced ones too) and the client's decisions",
+  })
   lenderApplicationHistory(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<HistoryEntry[]> {
     return getApplicationHistory(ctx, applicationId);
   }

@@ -24,7 +24,15 @@ export interface DocumentSources {
   status: string;
   profile: DocumentProfile;
   creditGrade: string | null;
-  fundingSearch: { id: number; status: number; statusLabel: string; amount: { toString(): string }; periodMonths: number | null; useOfFunds: string | null; urgency: string | null };
+  fundingSearch: {
+    id: number;
+    status: number;
+    statusLabel: string;
+    amount: { toString(): string };
+    periodMonths: number | null;
+    useOfFunds: string | null;
+    urgency: string | null;
+  };
   /** The lender's matches sent in this application (the first one is the application's match). */
   matches: [DocumentMatch, ...DocumentMatch[]];
   lender: { id: number; name: string; logo: string | null; icon: string | null };
@@ -39,7 +47,8 @@ const epoch = (value: unknown): number | null => {
   const time = new Date(value).getTime();
   return Number.isNaN(time) ? null : Math.floor(time / 1000);
 };
-const money = (value: unknown): number | null => (typeof value === 'object' && value !== null && typeof (value as Doc).value === 'number' ? (value as Doc).value : null);
+const money = (value: unknown): number | null =>
+  typeof value === 'object' && value !== null && typeof (value as Doc).value === 'number' ? (value as Doc).value : null;
 const drop = <T extends Doc>(obj: T): T => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 
 /** The spec's further director details stored with a person, each only when it has the declared type. */
@@ -126,7 +135,12 @@ export function buildFundingApplication(s: DocumentSources): StoredApplicationDo
       : undefined,
     tradeFinanceProfile: confirmedOrders !== null ? { currentValueOfConfirmedOrders: confirmedOrders } : undefined,
     eposTerminalInfo: mca
-      ? { transactionsPerMonthAvg: mca.averageMonthlyTransactions, terminalId: mca.terminalId, monthsRemainingOnBusinessLease: mca.monthsOnBusinessLease, terminalProvider: mca.type }
+      ? {
+          transactionsPerMonthAvg: mca.averageMonthlyTransactions,
+          terminalId: mca.terminalId,
+          monthsRemainingOnBusinessLease: mca.monthsOnBusinessLease,
+          terminalProvider: mca.type,
+        }
       : undefined,
     assetsToFinance: s.profile.assets.map((a) => ({
       assetCost: a.netCostValue === null ? null : Number(a.netCostValue),

@@ -131,9 +131,7 @@ const GuarantorAssetsForSecurity = z
   .strictObject({
     hasUkHomeownerDirector: z.boolean(),
     estimatedSecurity: z.number(),
-    guarantorAssets: z.array(
-      z.strictObject({ owner: text, estimatedValue: amount, totalDebt: amount, address: text }).meta({ id: 'GuarantorAsset' }),
-    ),
+    guarantorAssets: z.array(z.strictObject({ owner: text, estimatedValue: amount, totalDebt: amount, address: text }).meta({ id: 'GuarantorAsset' })),
   })
   .meta({ id: 'GuarantorAssetsForSecurity' });
 
@@ -254,7 +252,8 @@ type ApiProvider = z.infer<typeof ApiProvider>;
  * The integrator's view of the same application (accept, decline, resubmit): no apiProvider, so no
  * lender secret or token can reach an integrator whatever is stored.
  */
-export const IntegratorApplicationDocument = z
-  .strictObject({ application: ApplicationOfDocument })
-  .meta({ id: 'IntegratorFundingApplication', description: "A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider" });
+export const IntegratorApplicationDocument = z.strictObject({ application: ApplicationOfDocument }).meta({
+  id: 'IntegratorFundingApplication',
+  description: "A lender application as the client's integrator sees it: its status, offer and what was sent, without the lender's apiProvider",
+});
 export type IntegratorApplicationDocument = z.infer<typeof IntegratorApplicationDocument>;

@@ -16,7 +16,9 @@ export const IntegratorEventData = z
     tenantId: z.uuid().nullable().describe("The tenant whose profile applied (null for a Marketplace V1 key's profile)"),
     previousStatus: z.string().describe('Its status before the change'),
     status: z.string().describe('Its status after the change (spec 3)'),
-    application: IntegratorApplicationDocument.shape.application.describe('The application as the change left it: status, reasons, the current offer and what was sent (no lender secret)'),
+    application: IntegratorApplicationDocument.shape.application.describe(
+      'The application as the change left it: status, reasons, the current offer and what was sent (no lender secret)',
+    ),
   })
   .meta({ id: 'IntegratorEventData', description: 'A lender application of one of your clients, as a change left it' });
 export type IntegratorEventData = z.infer<typeof IntegratorEventData>;
@@ -32,7 +34,11 @@ const bodyOf = (event: IntegratorEvent, id: string, description: string) =>
 
 export const INTEGRATOR_EVENT_BODIES = {
   APPLICATION_STATUS_CHANGED: bodyOf('APPLICATION_STATUS_CHANGED', 'ApplicationStatusChangedEvent', "A client's lender application moved to another status"),
-  OFFER_CREATED: bodyOf('OFFER_CREATED', 'OfferCreatedEvent', "A lender made an offer (or a replacing one) on a client's application: `data.application.offer`"),
+  OFFER_CREATED: bodyOf(
+    'OFFER_CREATED',
+    'OfferCreatedEvent',
+    "A lender made an offer (or a replacing one) on a client's application: `data.application.offer`",
+  ),
   OFFER_ACCEPTED: bodyOf('OFFER_ACCEPTED', 'OfferAcceptedEvent', 'The client accepted the current offer'),
   OFFER_DECLINED: bodyOf('OFFER_DECLINED', 'OfferDeclinedEvent', 'The client declined the current offer'),
 } as const satisfies Record<IntegratorEvent, z.ZodType>;

@@ -33,7 +33,14 @@ const as = async (credentials: LenderCredentials) => bearer(await lenderIdToken(
 const TERM_LOAN_OFFER = (reference: string) => ({
   reference,
   status: 'INDICATIVE',
-  termLoan: { maximumAmount: { code: 'GBP', value: 150000 }, term: 36, interestRate: 0.85, totalRepayment: 171234.56, likelihoodOfRate: 0.7, likelihoodOfAcceptance: 0.6 },
+  termLoan: {
+    maximumAmount: { code: 'GBP', value: 150000 },
+    term: 36,
+    interestRate: 0.85,
+    totalRepayment: 171234.56,
+    likelihoodOfRate: 0.7,
+    likelihoodOfAcceptance: 0.6,
+  },
 });
 
 beforeAll(async () => {
@@ -49,7 +56,9 @@ describe('reads', () => {
     const id = await submitted(lender.lenderId);
     const res = await fetch(api(`/applications/${id}`), { headers: await as(lender) });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ application: { id, status: 'In Review', reference: null, offer: null, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } } });
+    expect(await res.json()).toMatchObject({
+      application: { id, status: 'In Review', reference: null, offer: null, profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED' } } },
+    });
     expect((await fetch(api(`/applications/${id}`), { headers: await as(other) })).status).toBe(404);
   });
 
@@ -82,35 +91,46 @@ describe('reads', () => {
 });
 
 describe('both bases of spec 4.5 note 4', () => {
-  it.each(['/api/platform/v1/funding', '/api/marketplace/v2'])('at %s: list, read, acknowledge, offer and reject as the lender; another lender 404; a platform token 401', async (base) => {
-    const at = (path: string) => `${app.url}${base}${path}`;
-    const [id, rejected] = [await submitted(lender.lenderId), await submitted(lender.lenderId)];
-    const auth = await as(lender);
-    const otherAuth = await as(other);
-    expect((await fetch(at(`/applications/${id}`), { headers: auth })).status).toBe(200);
-    const writes: Array<[string, unknown]> = [
-      [`/applications/${id}/acknowledgement`, { reference: `B-${id}` }],
-      [`/applications/${id}/offer`, TERM_LOAN_OFFER(`B-${id}`)],
-      [`/applications/${rejected}/rejection`, { reason: 'Ineligible' }],
-    ];
-    for (const [path, body] of writes) {
-      expect((await postJson(at(path), body, otherAuth)).status, `another lender: ${path}`).toBe(404);
-      expect((await postJson(at(path), body, auth)).status, path).toBe(200);
-    }
-    expect((await fetch(at(`/applications/${id}`), { headers: otherAuth })).status).toBe(404);
-    const listed = async (headers: Record<string, string>) => (await (await fetch(at(`/applications?reference=B-${id}`), { headers })).json()).map((d: { application: { id: number } }) => d.application.id);
-    expect({ mine: await listed(auth), another: await listed(otherAuth) }).toEqual({ mine: [id], another: [] });
-    const { platformToken, signUpIntegrator } = await import('../../../test/support/identities.js');
-    const integrator = await signUpIntegrator(app);
-    expect((await fetch(at(`/applications/${id}`), { headers: bearer((await platformToken(app, integrator.apiKey)).access_token) })).status).toBe(401);
-    const read = await (await fetch(at(`/applications/${id}`), { headers: auth })).json();
-    expect(read.application).toMatchObject({ reference: `B-${id}`, offer: { reference: `B-${id}` } });
-    expect((await db().lenderApplication.findUniqueOrThrow({ where: { id: rejected } })).status).toBe('Rejected');
-  });
+  it.each(['/api/platform/v1/funding', '/api/marketplace/v2'])(
+    'at %s: list, read, acknowledge, offer and reject as the lender; another lender 404; a platform token 401',
+    async (base) => {
+      const at = (path: string) => `${app.url}${base}${path}`;
+      const [id, rejected] = [await submitted(lender.lenderId), await submitted(lender.lenderId)];
+      const auth = await as(lender);
+      const otherAuth = await as(other);
+      expect((await fetch(at(`/applications/${id}`), { headers: auth })).status).toBe(200);
+      const writes: Array<[string, unknown]> = [
+        [`/applications/${id}/acknowledgement`, { reference: `B-${id}` }],
+        [`/applications/${id}/offer`, TERM_LOAN_OFFER(`B-${id}`)],
+        [`/applications/${rejected}/rejection`, { reason: 'Ineligible' }],
+      ];
+      for (const [path, body] of writes) {
+        expect((await postJson(at(path), body, otherAuth)).status, `another lender: ${path}`).toBe(404);
+        expect((await postJson(at(path), body, auth)).status, path).toBe(200);
+      }
+      expect((await fetch(at(`/applications/${id}`), { headers: otherAuth })).status).toBe(404);
+      const listed = async (headers: Record<string, string>) =>
+        (await (await fetch(at(`/applications?reference=B-${id}`), { headers })).json()).map((d: { application: { id: number } }) => d.application.id);
+      expect({ mine: await listed(auth), another: await listed(otherAuth) }).toEqual({ mine: [id], another: [] });
+      const { platformToken, signUpIntegrator } = await import('../../../test/support/identities.js');
+      const integrator = await signUpIntegrator(app);
+      expect((await fetch(at(`/applications/${id}`), { headers: bearer((await platformToken(app, integrator.apiKey)).access_token) })).status).toBe(401);
+      const read = await (await fetch(at(`/applications/${id}`), { headers: auth })).json();
+      expect(read.application).toMatchObject({ reference: `B-${id}`, offer: { reference: `B-${id}` } });
+      expect((await db().lenderApplication.findUniqueOrThrow({ where: { id: rejected } })).status).toBe('Rejected');
+    },
+  );
 
-  it('the OpenAPI document declares each of the six operations at both bases, the second sharing the first one\'s schemas', async () => {
+  it("the OpenAPI document declares each of the six operations at both bases, the second sharing the first one's schemas", async () => {
     const document = await (await fetch(`${app.url}/openapi.json`)).json();
-    const paths = ['/applications', '/applications/{id}', '/applications/{id}/acknowledgement', '/applications/{id}/offer', '/applications/{id}/rejection', '/v1/funding/search/{id}/document/{documentId}'];
+    const paths = [
+      '/applications',
+      '/applications/{id}',
+      '/applications/{id}/acknowledgement',
+      '/applications/{id}/offer',
+      '/applications/{id}/rejection',
+      '/v1/funding/search/{id}/document/{documentId}',
+    ];
     for (const path of paths) {
       const [primary, alternate] = [document.paths[`/api/platform/v1/funding${path}`], document.paths[`/api/marketplace/v2${path}`]];
       expect(Object.keys(alternate ?? {}), path).toEqual(Object.keys(primary));
@@ -141,7 +161,10 @@ describe('acknowledgement', () => {
     expect((await again.json()).application).toMatchObject({ status: 'In Review', reference: `T-${id}`, comment: 'Decision by Friday' });
     expect(await db().lenderApplication.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'In Review', acknowledgedAt });
     const history = await db().applicationStatusChange.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
-    expect(history.map((h) => [h.fromStatus, h.toStatus, h.comment])).toEqual([['In Review', 'In Review', 'Looking'], ['In Review', 'In Review', 'Decision by Friday']]);
+    expect(history.map((h) => [h.fromStatus, h.toStatus, h.comment])).toEqual([
+      ['In Review', 'In Review', 'Looking'],
+      ['In Review', 'In Review', 'Decision by Friday'],
+    ]);
     expect((await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`T-${id}`), auth)).status).toBe(200);
     const late = await postJson(api(`/applications/${id}/acknowledgement`), { comment: 'late' }, auth);
     expect(late.status).toBe(409);
@@ -168,12 +191,19 @@ describe('offers', () => {
     expect(doc.application).toMatchObject({ status: 'Offered', offer: { reference: `O-${id}-1`, status: 'INDICATIVE', termLoan: { totalFees: 21234.56 } } });
     await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER(`O-${id}-2`), status: 'FINAL' }, auth);
     const offers = await db().offer.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
-    expect(offers.map((o) => [o.reference, o.supersededAt === null])).toEqual([[`O-${id}-1`, false], [`O-${id}-2`, true]]);
+    expect(offers.map((o) => [o.reference, o.supersededAt === null])).toEqual([
+      [`O-${id}-1`, false],
+      [`O-${id}-2`, true],
+    ]);
   });
 
   it('refuses a bad offer with 400 naming the field, changing nothing', async () => {
     const id = await submitted(lender.lenderId);
-    const res = await postJson(api(`/applications/${id}/offer`), { ...TERM_LOAN_OFFER('bad'), termLoan: { ...TERM_LOAN_OFFER('bad').termLoan, term: 241 } }, await as(lender));
+    const res = await postJson(
+      api(`/applications/${id}/offer`),
+      { ...TERM_LOAN_OFFER('bad'), termLoan: { ...TERM_LOAN_OFFER('bad').termLoan, term: 241 } },
+      await as(lender),
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).errors).toEqual([{ pointer: '/termLoan/term', message: 'must be between 1 and 240' }]);
     expect((await db().lenderApplication.findUniqueOrThrow({ where: { id } })).status).toBe('In Review');
@@ -183,29 +213,89 @@ describe('offers', () => {
 /** Spec 2.7's offer of each product with every field, money written as the live platform's lenders write it: pounds. */
 const PLAIN_NUMBER_SAMPLES: Record<string, Record<string, unknown>> = {
   termLoan: {
-    maximumAmount: 1000, minimumAmount: 500, term: 12, interestRate: 1.2, representativeAPR: 15.4, monthlyRepayment: 89.5,
-    totalRepayment: 1074, arrangementFee: 100, promotion: 'First month free', likelihoodOfRate: 0.8, likelihoodOfAcceptance: 0.7,
+    maximumAmount: 1000,
+    minimumAmount: 500,
+    term: 12,
+    interestRate: 1.2,
+    representativeAPR: 15.4,
+    monthlyRepayment: 89.5,
+    totalRepayment: 1074,
+    arrangementFee: 100,
+    promotion: 'First month free',
+    likelihoodOfRate: 0.8,
+    likelihoodOfAcceptance: 0.7,
   },
   invoiceFinance: {
-    maximumCreditLine: 500000, minimumCreditLine: 10000, serviceFee: 0.02, discountFee: 0.03, advanceRate: 0.85, additionalFees: 'None',
-    minimumMonthlyFee: 1500, concentrationLimit: 0.3, contractLength: 12, creditInsurance: 0.01, creditInsuranceRequired: true,
-    facility: 'FACTORING', selective: false, confidential: true, promotion: 'None', likelihoodOfRate: 0.5, likelihoodOfAcceptance: 0.6,
+    maximumCreditLine: 500000,
+    minimumCreditLine: 10000,
+    serviceFee: 0.02,
+    discountFee: 0.03,
+    advanceRate: 0.85,
+    additionalFees: 'None',
+    minimumMonthlyFee: 1500,
+    concentrationLimit: 0.3,
+    contractLength: 12,
+    creditInsurance: 0.01,
+    creditInsuranceRequired: true,
+    facility: 'FACTORING',
+    selective: false,
+    confidential: true,
+    promotion: 'None',
+    likelihoodOfRate: 0.5,
+    likelihoodOfAcceptance: 0.6,
   },
   merchantCashAdvance: {
-    fundingAmount: 20000, sweep: 0.15, totalRepayment: 25000, totalFees: 5000, ratio: 1.25, promotion: 'None', likelihoodOfRate: 0.9, likelihoodOfAcceptance: 0.9,
+    fundingAmount: 20000,
+    sweep: 0.15,
+    totalRepayment: 25000,
+    totalFees: 5000,
+    ratio: 1.25,
+    promotion: 'None',
+    likelihoodOfRate: 0.9,
+    likelihoodOfAcceptance: 0.9,
   },
   assetFinance: {
-    advanceAmount: 27000, term: 48, deposit: 3000, cost: 25000, vat: 5000, totalPrice: 33600, representativeAPR: 0.09,
-    productOption: 'Hire Purchase', monthlyRepayment: 650, optionToPurchaseFee: 150, additionalFees: 'Documentation fee £95',
-    description: 'Excavator', promotion: 'None', likelihoodOfRate: 0.6, likelihoodOfAcceptance: 0.8,
+    advanceAmount: 27000,
+    term: 48,
+    deposit: 3000,
+    cost: 25000,
+    vat: 5000,
+    totalPrice: 33600,
+    representativeAPR: 0.09,
+    productOption: 'Hire Purchase',
+    monthlyRepayment: 650,
+    optionToPurchaseFee: 150,
+    additionalFees: 'Documentation fee £95',
+    description: 'Excavator',
+    promotion: 'None',
+    likelihoodOfRate: 0.6,
+    likelihoodOfAcceptance: 0.8,
   },
   tradeFinance: {
-    maximumCreditLine: 80000, minimumCreditLine: 5000, serviceFee: 0.01, discountFee: 0.02, advanceRate: 0.8, additionalFees: 'None',
-    minimumMonthlyFee: 500, contractLength: 0, promotion: 'None', likelihoodOfRate: 0.4, likelihoodOfAcceptance: 0.5,
+    maximumCreditLine: 80000,
+    minimumCreditLine: 5000,
+    serviceFee: 0.01,
+    discountFee: 0.02,
+    advanceRate: 0.8,
+    additionalFees: 'None',
+    minimumMonthlyFee: 500,
+    contractLength: 0,
+    promotion: 'None',
+    likelihoodOfRate: 0.4,
+    likelihoodOfAcceptance: 0.5,
   },
   commercialProperty: {
-    amount: 400000, ltv: 70, mortgageTerm: 240, dealTerm: 60, interestRate: 6.5, arrangementFee: 4000, valuationFee: 1200, exitFee: 0,
-    productOption: 'Repayment', rateType: 'Fixed', propertyChargeAddress: '1 High Street, Leeds',
+    amount: 400000,
+    ltv: 70,
+    mortgageTerm: 240,
+    dealTerm: 60,
+    interestRate: 6.5,
+    arrangementFee: 4000,
+    valuationFee: 1200,
+    exitFee: 0,
+    productOption: 'Repayment',
+    rateType: 'Fixed',
+    propertyChargeAddress: '1 High Street, Leeds',
   },
 };
 /** Spec 2.7's currency fields per product object (the others are plain numbers there too: rates, terms, repayments). */
@@ -223,21 +313,36 @@ describe('documented offer samples, money as plain numbers', () => {
     const id = await submitted(lender.lenderId);
     const auth = await as(lender);
     const sample = PLAIN_NUMBER_SAMPLES[product]!;
-    const res = await postJson(api(`/applications/${id}/offer`), { reference: `S-${id}`, expiryDate: '2027-01-31', status: 'INDICATIVE', comment: 'Subject to checks', [product]: sample }, auth);
+    const res = await postJson(
+      api(`/applications/${id}/offer`),
+      { reference: `S-${id}`, expiryDate: '2027-01-31', status: 'INDICATIVE', comment: 'Subject to checks', [product]: sample },
+      auth,
+    );
     expect(res.status).toBe(200);
     const expected = Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, MONEY_FIELDS[product]!.includes(k) ? { code: 'GBP', value: v } : v]));
     const read = await (await fetch(api(`/applications/${id}`), { headers: auth })).json();
     expect(read.application.offer).toEqual({
-      id: expect.any(String), reference: `S-${id}`, status: 'INDICATIVE', expiryDate: '2027-01-31T00:00:00.000Z', comment: 'Subject to checks', decision: null,
+      id: expect.any(String),
+      reference: `S-${id}`,
+      status: 'INDICATIVE',
+      expiryDate: '2027-01-31T00:00:00.000Z',
+      comment: 'Subject to checks',
+      decision: null,
       [product]: product === 'termLoan' ? { ...expected, totalFees: 74 } : expected,
     });
   });
 
   it('refuses money that is neither a number nor {code, value}, naming the field, writing nothing', async () => {
     const id = await submitted(lender.lenderId);
-    const res = await postJson(api(`/applications/${id}/offer`), { reference: `X-${id}`, status: 'FINAL', termLoan: { ...PLAIN_NUMBER_SAMPLES.termLoan, maximumAmount: '1000' } }, await as(lender));
+    const res = await postJson(
+      api(`/applications/${id}/offer`),
+      { reference: `X-${id}`, status: 'FINAL', termLoan: { ...PLAIN_NUMBER_SAMPLES.termLoan, maximumAmount: '1000' } },
+      await as(lender),
+    );
     expect(res.status).toBe(400);
-    expect((await res.json()).errors).toEqual([{ pointer: '/termLoan/maximumAmount', message: 'must be an amount in pounds (a number) or a currency amount {code, value}' }]);
+    expect((await res.json()).errors).toEqual([
+      { pointer: '/termLoan/maximumAmount', message: 'must be an amount in pounds (a number) or a currency amount {code, value}' },
+    ]);
     expect(await db().offer.count({ where: { lenderApplicationId: id } })).toBe(0);
   });
 });
@@ -276,10 +381,16 @@ describe('lender references', () => {
     expect((await next).value).toMatchObject({ applicationId: id, offerId: application.offer.id, reference: `R-${id}`, status: 'FINAL' });
     await events.return?.();
     const offers = await db().offer.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
-    expect(offers.map((o) => [o.id, o.status, o.supersededAt === null])).toEqual([[firstOffer, 'INDICATIVE', false], [application.offer.id, 'FINAL', true]]);
+    expect(offers.map((o) => [o.id, o.status, o.supersededAt === null])).toEqual([
+      [firstOffer, 'INDICATIVE', false],
+      [application.offer.id, 'FINAL', true],
+    ]);
     const deliveries = await db().webhookDelivery.findMany({ where: { lenderApplicationId: id }, orderBy: { createdAt: 'asc' } });
-    expect(deliveries.map((d) => (d.payload as { application: { offer: { id: string }; fundingMatch: { offerId: string } } }).application))
-      .toEqual([firstOffer, application.offer.id].map((offerId) => expect.objectContaining({ offer: expect.objectContaining({ id: offerId }), fundingMatch: expect.objectContaining({ offerId }) })));
+    expect(deliveries.map((d) => (d.payload as { application: { offer: { id: string }; fundingMatch: { offerId: string } } }).application)).toEqual(
+      [firstOffer, application.offer.id].map((offerId) =>
+        expect.objectContaining({ offer: expect.objectContaining({ id: offerId }), fundingMatch: expect.objectContaining({ offerId }) }),
+      ),
+    );
     const read = await (await fetch(api(`/applications/${id}`), { headers: auth })).json();
     expect(read.application.fundingMatch.offerId).toBe(application.offer.id);
   });
@@ -288,8 +399,18 @@ describe('lender references', () => {
     const { problemFor } = await import('../../api/rest/problem-details.js');
     const id = await submitted(lender.lenderId);
     const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
-    const failure = async (write: () => Promise<unknown>) => problemFor(await write().then(() => { throw new Error('the write succeeded'); }, (err: unknown) => err));
-    const duplicate = await failure(() => db().lenderApplication.create({ data: { id, lenderId: row.lenderId, profileId: row.profileId, status: 'In Review' } }));
+    const failure = async (write: () => Promise<unknown>) =>
+      problemFor(
+        await write().then(
+          () => {
+            throw new Error('the write succeeded');
+          },
+          (err: unknown) => err,
+        ),
+      );
+    const duplicate = await failure(() =>
+      db().lenderApplication.create({ data: { id, lenderId: row.lenderId, profileId: row.profileId, status: 'In Review' } }),
+    );
     expect(duplicate).toMatchObject({ status: 409, code: 'CONFLICT', detail: 'A record with the same values already exists' });
     const dangling = await failure(() => db().lenderApplication.create({ data: { lenderId: 987654, profileId: row.profileId, status: 'In Review' } }));
     expect(dangling).toMatchObject({ status: 409, code: 'CONFLICT' });
@@ -311,42 +432,56 @@ describe('Idempotency-Key on acknowledgement, offer and rejection', () => {
     ['acknowledgement', { reference: 'IK-REF', comment: 'Under review, 48 hours' }, { reference: 'IK-REF', comment: 'Another comment' }],
     ['offer', TERM_LOAN_OFFER('IK-OFFER'), { ...TERM_LOAN_OFFER('IK-OFFER'), status: 'FINAL' }],
     ['rejection', { reason: 'Ineligible', comment: 'Outside our appetite' }, { reason: 'Failed' }],
-  ])('%s: a repeat with the key answers the stored answer and writes nothing; another body under it is a 422; the key is the lender\'s own', async (action, body, otherBody) => {
-    const id = await submitted(lender.lenderId);
-    // As submission sends it: with apiProvider, whose token is kept out of the stored answer and derived again on replay.
-    const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
-    await db().lenderApplication.update({ where: { id }, data: { payload: { ...(row.payload as object), apiProvider: { url: api(`/applications/${id}`), updateUrl: api(`/applications/${id}`), authorizationToken: null } } } });
-    const auth = await as(lender);
-    const key = `key-${action}-${id}`;
-    const first = await postJson(api(`/applications/${id}/${action}`), body, keyed(key, auth));
-    expect(first.status).toBe(200);
-    const answered = await first.json();
-    expect(answered.apiProvider.authorizationToken).toEqual(expect.any(String));
-    const after = await writes(id);
-    const repeat = await postJson(api(`/applications/${id}/${action}`), body, keyed(key, auth));
-    expect(repeat.status).toBe(200);
-    expect(await repeat.json()).toEqual(answered);
-    expect(await writes(id)).toEqual(after);
-    const stored = await db().idempotencyRecord.findFirstOrThrow({ where: { lenderId: lender.lenderId, key } });
-    expect(JSON.stringify(stored.responseBody)).not.toContain(answered.apiProvider.authorizationToken);
+  ])(
+    "%s: a repeat with the key answers the stored answer and writes nothing; another body under it is a 422; the key is the lender's own",
+    async (action, body, otherBody) => {
+      const id = await submitted(lender.lenderId);
+      // As submission sends it: with apiProvider, whose token is kept out of the stored answer and derived again on replay.
+      const row = await db().lenderApplication.findUniqueOrThrow({ where: { id } });
+      await db().lenderApplication.update({
+        where: { id },
+        data: {
+          payload: {
+            ...(row.payload as object),
+            apiProvider: { url: api(`/applications/${id}`), updateUrl: api(`/applications/${id}`), authorizationToken: null },
+          },
+        },
+      });
+      const auth = await as(lender);
+      const key = `key-${action}-${id}`;
+      const first = await postJson(api(`/applications/${id}/${action}`), body, keyed(key, auth));
+      expect(first.status).toBe(200);
+      const answered = await first.json();
+      expect(answered.apiProvider.authorizationToken).toEqual(expect.any(String));
+      const after = await writes(id);
+      const repeat = await postJson(api(`/applications/${id}/${action}`), body, keyed(key, auth));
+      expect(repeat.status).toBe(200);
+      expect(await repeat.json()).toEqual(answered);
+      expect(await writes(id)).toEqual(after);
+      const stored = await db().idempotencyRecord.findFirstOrThrow({ where: { lenderId: lender.lenderId, key } });
+      expect(JSON.stringify(stored.responseBody)).not.toContain(answered.apiProvider.authorizationToken);
 
-    const refused = await postJson(api(`/applications/${id}/${action}`), otherBody, keyed(key, auth));
-    expect(refused.status).toBe(422);
-    expect((await refused.json()).errors).toEqual([{ pointer: 'header:Idempotency-Key', message: expect.stringContaining('another request') }]);
-    expect(await writes(id)).toEqual(after);
-    // The same key on another application is another request too.
-    const elsewhere = await submitted(lender.lenderId);
-    expect((await postJson(api(`/applications/${elsewhere}/${action}`), body, keyed(key, auth))).status).toBe(422);
+      const refused = await postJson(api(`/applications/${id}/${action}`), otherBody, keyed(key, auth));
+      expect(refused.status).toBe(422);
+      expect((await refused.json()).errors).toEqual([{ pointer: 'header:Idempotency-Key', message: expect.stringContaining('another request') }]);
+      expect(await writes(id)).toEqual(after);
+      // The same key on another application is another request too.
+      const elsewhere = await submitted(lender.lenderId);
+      expect((await postJson(api(`/applications/${elsewhere}/${action}`), body, keyed(key, auth))).status).toBe(422);
 
-    // Another lender: its own key space, and my application stays a 404 whatever the key.
-    const theirs = await submitted(other.lenderId);
-    const otherAuth = await as(other);
-    expect((await postJson(api(`/applications/${theirs}/${action}`), body, keyed(key, otherAuth))).status).toBe(200);
-    expect((await postJson(api(`/applications/${id}/${action}`), body, keyed(key, otherAuth))).status).toBe(404);
-    expect(await db().idempotencyRecord.findMany({ where: { key }, select: { lenderId: true, responseStatus: true } })).toEqual(
-      expect.arrayContaining([{ lenderId: lender.lenderId, responseStatus: 200 }, { lenderId: other.lenderId, responseStatus: 200 }]),
-    );
-  });
+      // Another lender: its own key space, and my application stays a 404 whatever the key.
+      const theirs = await submitted(other.lenderId);
+      const otherAuth = await as(other);
+      expect((await postJson(api(`/applications/${theirs}/${action}`), body, keyed(key, otherAuth))).status).toBe(200);
+      expect((await postJson(api(`/applications/${id}/${action}`), body, keyed(key, otherAuth))).status).toBe(404);
+      expect(await db().idempotencyRecord.findMany({ where: { key }, select: { lenderId: true, responseStatus: true } })).toEqual(
+        expect.arrayContaining([
+          { lenderId: lender.lenderId, responseStatus: 200 },
+          { lenderId: other.lenderId, responseStatus: 200 },
+        ]),
+      );
+    },
+  );
 
   it('a failed request keeps nothing: its retry runs; a malformed key is a 400 naming the header; the key expires after 24 hours', async () => {
     const id = await submitted(lender.lenderId);
@@ -372,7 +507,7 @@ describe('Idempotency-Key on acknowledgement, offer and rejection', () => {
     expect((await reused.json()).application.comment).toBe('two');
   });
 
-  it('is kept in PostgreSQL: a second server on the same database replays the first one\'s answer', async () => {
+  it("is kept in PostgreSQL: a second server on the same database replays the first one's answer", async () => {
     const second = await startTestApp({ config: { DATABASE_URL: app.runtime.config.DATABASE_URL } });
     try {
       const id = await submitted(lender.lenderId);
@@ -380,7 +515,11 @@ describe('Idempotency-Key on acknowledgement, offer and rejection', () => {
       const first = await postJson(api(`/applications/${id}/offer`), TERM_LOAN_OFFER(`X-${id}`), keyed(key, await as(lender)));
       expect(first.status).toBe(200);
       const after = await writes(id);
-      const elsewhere = await postJson(`${second.url}/api/platform/v1/funding/applications/${id}/offer`, TERM_LOAN_OFFER(`X-${id}`), keyed(key, bearer(await lenderIdToken(second, lender))));
+      const elsewhere = await postJson(
+        `${second.url}/api/platform/v1/funding/applications/${id}/offer`,
+        TERM_LOAN_OFFER(`X-${id}`),
+        keyed(key, bearer(await lenderIdToken(second, lender))),
+      );
       expect(elsewhere.status).toBe(200);
       expect(await elsewhere.json()).toEqual(await first.json());
       expect(await writes(id)).toEqual(after);
@@ -394,7 +533,11 @@ describe('failure and rejection', () => {
   it('Failed can be fixed (status Failed); Ineligible is terminal: no offer afterwards (409), nothing changed', async () => {
     const failedId = await submitted(lender.lenderId);
     const auth = await as(lender);
-    const failed = await postJson(api(`/applications/${failedId}/rejection`), { reason: 'Failed', comment: 'companyNumber missing: send the 8-digit number' }, auth);
+    const failed = await postJson(
+      api(`/applications/${failedId}/rejection`),
+      { reason: 'Failed', comment: 'companyNumber missing: send the 8-digit number' },
+      auth,
+    );
     expect((await failed.json()).application).toMatchObject({ status: 'Failed', responseReason: 'Failed' });
 
     const rejectedId = await submitted(lender.lenderId);
@@ -435,10 +578,31 @@ describe('changes of one application at once', () => {
   it('a change read before another committed writes nothing (the compare-and-set), not even its delivery; read again, it writes', async () => {
     const id = await submitted(lender.lenderId);
     const ctx = { environment: 'demo', clock: { now: () => new Date() }, requestId: null, db: db() } as unknown as ServiceContext;
-    const actor: ApplicationViewer = { kind: 'lender', lenderId: lender.lenderId, clientId: 'store-test', scopes: ['lenderApplications.respond'] } as ApplicationViewer;
+    const actor: ApplicationViewer = {
+      kind: 'lender',
+      lenderId: lender.lenderId,
+      clientId: 'store-test',
+      scopes: ['lenderApplications.respond'],
+    } as ApplicationViewer;
     const reads = readsOf(db());
-    const offerChange = { offer: { reference: `C-${id}`, status: 'INDICATIVE' as const, productType: 'TERM_LOAN' as const, product: TERM_LOAN_OFFER('').termLoan, expiryDate: null, comment: null }, note: { comment: null } };
-    const offerOn = (row: ApplicationBeforeChange) => queueDeliveriesWith(ctx, reads, [{ lenderApplicationId: id, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: 'https://lender.example/updates', payload: {} }], statusChangeWrites(reads, row, 'Offered', offerChange, new Date()).writes);
+    const offerChange = {
+      offer: {
+        reference: `C-${id}`,
+        status: 'INDICATIVE' as const,
+        productType: 'TERM_LOAN' as const,
+        product: TERM_LOAN_OFFER('').termLoan,
+        expiryDate: null,
+        comment: null,
+      },
+      note: { comment: null },
+    };
+    const offerOn = (row: ApplicationBeforeChange) =>
+      queueDeliveriesWith(
+        ctx,
+        reads,
+        [{ lenderApplicationId: id, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: 'https://lender.example/updates', payload: {} }],
+        statusChangeWrites(reads, row, 'Offered', offerChange, new Date()).writes,
+      );
     const stale = (await readVisibleApplication(reads, ctx, actor, id, { lock: false }))!;
     expect((await postJson(api(`/applications/${id}/acknowledgement`), { reference: `C-${id}` }, await as(lender))).status).toBe(200);
 
@@ -523,7 +687,9 @@ describe("the client's decision", () => {
     const owner = await signUpIntegrator(app);
     const v1 = bearer((await marketplaceV1Token(app, owner.apiKey)).jwt);
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+    const row = await db().lenderApplication.create({
+      data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) },
+    });
     await postJson(api(`/applications/${row.id}/offer`), TERM_LOAN_OFFER(`D-${row.id}`), await as(lender));
 
     const stranger = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
@@ -549,14 +715,25 @@ describe('offerStatusChanged', () => {
     const owner = await signUpIntegrator(app);
     const jwt = (await marketplaceV1Token(app, owner.apiKey)).jwt;
     const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, bearer(jwt))).json();
-    const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
-    const sub = await subscribe(app.url, 'subscription($a: Int) { offerStatusChanged(applicationId: $a) { applicationId reference status decision } }', { a: row.id }, { authorization: `Bearer ${jwt}` });
+    const row = await db().lenderApplication.create({
+      data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) },
+    });
+    const sub = await subscribe(
+      app.url,
+      'subscription($a: Int) { offerStatusChanged(applicationId: $a) { applicationId reference status decision } }',
+      { a: row.id },
+      { authorization: `Bearer ${jwt}` },
+    );
     try {
       await settle();
       await postJson(api(`/applications/${row.id}/offer`), TERM_LOAN_OFFER(`E-${row.id}`), await as(lender));
-      expect(await sub.next()).toEqual({ data: { offerStatusChanged: { applicationId: row.id, reference: `E-${row.id}`, status: 'INDICATIVE', decision: null } } });
+      expect(await sub.next()).toEqual({
+        data: { offerStatusChanged: { applicationId: row.id, reference: `E-${row.id}`, status: 'INDICATIVE', decision: null } },
+      });
       await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, bearer(jwt));
-      expect(await sub.next()).toEqual({ data: { offerStatusChanged: { applicationId: row.id, reference: `E-${row.id}`, status: 'INDICATIVE', decision: 'ACCEPTED' } } });
+      expect(await sub.next()).toEqual({
+        data: { offerStatusChanged: { applicationId: row.id, reference: `E-${row.id}`, status: 'INDICATIVE', decision: 'ACCEPTED' } },
+      });
     } finally {
       await sub.close();
     }

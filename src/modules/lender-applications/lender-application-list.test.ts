@@ -42,7 +42,10 @@ async function application(lenderId: number, company: string, status: string, ag
   return { id: row.id, company, status, createdAt, amount };
 }
 
-const list = async (query: string, auth = authA) => (await expectJson(await fetch(`${app.url}${L}/applications?${query}`, { headers: auth }), 200)) as Array<{ application: { id: number; status: string; profile?: { basicCompanyDetails: { companyName: string | null } } } }>;
+const list = async (query: string, auth = authA) =>
+  (await expectJson(await fetch(`${app.url}${L}/applications?${query}`, { headers: auth }), 200)) as Array<{
+    application: { id: number; status: string; profile?: { basicCompanyDetails: { companyName: string | null } } };
+  }>;
 const ids = (documents: Array<{ application: { id: number } }>) => documents.map((d) => d.application.id);
 const totals = async (query: string, auth = authA) => expectJson(await fetch(`${app.url}${L}/applications/totals?${query}`, { headers: auth }), 200);
 
@@ -119,9 +122,22 @@ describe('GET /applications: search, filters and orders', () => {
 
   it('totals: what the filters match, and by status of all but the status filter; the second lender counts only its own', async () => {
     const q = `q=${encodeURIComponent(RUN)}`;
-    expect(await totals(q)).toEqual({ total: 5, byStatus: [{ status: 'In Review', count: 3 }, { status: 'Offered', count: 1 }, { status: 'Rejected', count: 1 }] });
+    expect(await totals(q)).toEqual({
+      total: 5,
+      byStatus: [
+        { status: 'In Review', count: 3 },
+        { status: 'Offered', count: 1 },
+        { status: 'Rejected', count: 1 },
+      ],
+    });
     expect(await totals(`${q}&status=In%20Review`)).toMatchObject({ total: 3 });
-    expect(await totals(`${q}&receivedBefore=${new Date(now - 3 * DAY_MS).toISOString()}`)).toEqual({ total: 2, byStatus: [{ status: 'In Review', count: 1 }, { status: 'Rejected', count: 1 }] });
+    expect(await totals(`${q}&receivedBefore=${new Date(now - 3 * DAY_MS).toISOString()}`)).toEqual({
+      total: 2,
+      byStatus: [
+        { status: 'In Review', count: 1 },
+        { status: 'Rejected', count: 1 },
+      ],
+    });
     expect(await totals(q, authB)).toEqual({ total: 1, byStatus: [{ status: 'In Review', count: 1 }] });
   });
 
@@ -146,7 +162,11 @@ describe('POST /api/platform/v1/auth/lender-console', () => {
     const session = await expectJson(await signIn({ username: lenderA.username, password: lenderA.password }), 200);
     expect(session).toMatchObject({ token_type: 'Bearer', expires_in: 1800, scope: 'openid profile' });
     const auth = { authorization: `Bearer ${session.id_token}` };
-    expect(ids(await list(`q=${encodeURIComponent(RUN)}`, auth)).sort()).toEqual(mine().map((s) => s.id).sort());
+    expect(ids(await list(`q=${encodeURIComponent(RUN)}`, auth)).sort()).toEqual(
+      mine()
+        .map((s) => s.id)
+        .sort(),
+    );
     const claims = JSON.parse(Buffer.from(session.id_token.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ tkn: 'lender', lid: lenderA.lenderId, azp: lenderA.clientId, aud: lenderA.clientId });
     expect(claims.exp - claims.iat).toBe(1800);
@@ -157,7 +177,11 @@ describe('POST /api/platform/v1/auth/lender-console', () => {
     const unknown = await expectJson(await signIn({ username: `nobody-${RUN}`, password: 'not-the-password' }), 401);
     expect(wrong.detail).toBe(unknown.detail);
     expect(JSON.stringify(await expectJson(await signIn({ username: lenderA.username }), 400))).toContain('password');
-    const form = await fetch(`${app.url}/api/platform/v1/auth/lender-console`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `username=${lenderA.username}&password=x` });
+    const form = await fetch(`${app.url}/api/platform/v1/auth/lender-console`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `username=${lenderA.username}&password=x`,
+    });
     expect(form.status).toBe(415);
   });
 });

@@ -5,7 +5,13 @@ import type { ServiceContext } from '../../kernel/context.js';
 import type { ApplicationStatusChanged, OfferStatusChanged } from './application-event-schemas.js';
 import type { IntegratorApplicationDocument } from './funding-application-schemas.js';
 import { decideOnOffer, resubmit, subscribeApplicationStatus, subscribeOfferStatus } from './lender-application-service.js';
-import { ApplicationStatusChange, ApplicationSubmission, IntegratorFundingApplication, OfferStatusChange, SelectionSubmission } from './lender-application-types.js';
+import {
+  ApplicationStatusChange,
+  ApplicationSubmission,
+  IntegratorFundingApplication,
+  OfferStatusChange,
+  SelectionSubmission,
+} from './lender-application-types.js';
 import type { ApplicationSubmission as ApplicationSubmissionResult } from './submission-schemas.js';
 import { SelectedLender } from '../matching/selection-schemas.js';
 import { checkLater } from '../../kernel/validation.js';
@@ -13,7 +19,9 @@ import { submitBusinessApplication, submitReviewedSelection, type SubmissionResu
 
 @Resolver()
 export class LenderApplicationResolver {
-  @Mutation(() => IntegratorFundingApplication, { description: 'The client accepts the current offer on a lender application; returns the application after (without the lender’s apiProvider)' })
+  @Mutation(() => IntegratorFundingApplication, {
+    description: 'The client accepts the current offer on a lender application; returns the application after (without the lender’s apiProvider)',
+  })
   acceptOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<IntegratorApplicationDocument> {
     return decideOnOffer(ctx, applicationId, 'accept');
   }
@@ -28,12 +36,16 @@ export class LenderApplicationResolver {
     return submitBusinessApplication(ctx, applicationId, checkLater(SelectedLender, { lenderId, products }));
   }
 
-  @Mutation(() => IntegratorFundingApplication, { description: 'After a Failed answer and a fix: send the lender application again; returns the application (without the lender’s apiProvider)' })
+  @Mutation(() => IntegratorFundingApplication, {
+    description: 'After a Failed answer and a fix: send the lender application again; returns the application (without the lender’s apiProvider)',
+  })
   resubmitApplication(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<IntegratorApplicationDocument> {
     return resubmit(ctx, applicationId);
   }
 
-  @Mutation(() => IntegratorFundingApplication, { description: 'The client declines the current offer on a lender application; returns the application after (without the lender’s apiProvider)' })
+  @Mutation(() => IntegratorFundingApplication, {
+    description: 'The client declines the current offer on a lender application; returns the application after (without the lender’s apiProvider)',
+  })
   declineOffer(@Arg('applicationId', () => Int) applicationId: number, @Ctx() ctx: ServiceContext): Promise<IntegratorApplicationDocument> {
     return decideOnOffer(ctx, applicationId, 'decline');
   }
@@ -42,7 +54,7 @@ export class LenderApplicationResolver {
 /** The staff's submission of a reviewed selection; served by the matches subgraph, beside the review queue it empties. */
 @Resolver()
 export class ReviewSubmissionResolver {
-  @Mutation(() => SelectionSubmission, { description: "Submit a reviewed selection to its lenders (staff): one lender application each, delivered by webhook" })
+  @Mutation(() => SelectionSubmission, { description: 'Submit a reviewed selection to its lenders (staff): one lender application each, delivered by webhook' })
   submitReviewedSelection(@Arg('selectionId', () => ID) selectionId: string, @Ctx() ctx: ServiceContext): Promise<SubmissionResult> {
     return submitReviewedSelection(ctx, selectionId);
   }
@@ -57,7 +69,8 @@ class ApplicationStatusArgs {
 @Resolver(() => ApplicationStatusChange)
 export class ApplicationEventsResolver {
   @Subscription(() => ApplicationStatusChange, {
-    description: "Status changes of the lender applications the caller sees (lender: its own; tenant token: its tenant's; integrator: its account's; staff: all); with applicationId, that application's only",
+    description:
+      "Status changes of the lender applications the caller sees (lender: its own; tenant token: its tenant's; integrator: its account's; staff: all); with applicationId, that application's only",
     subscribe: ({ args, context }) => mappedSubscribe((ctx) => subscribeApplicationStatus(ctx, (args as ApplicationStatusArgs).applicationId))({ context }),
   })
   applicationStatusChanged(@Root() event: ApplicationStatusChanged, @Args(() => ApplicationStatusArgs) _args: ApplicationStatusArgs): ApplicationStatusChanged {

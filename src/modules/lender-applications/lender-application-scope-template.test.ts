@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createSqlReads } from '../../infra/sql-reads.js';
 import { StatementTemplates } from '../../infra/statement-templates.js';
-import { lenderApplicationListScope, lenderApplicationScopeTemplate, lenderApplicationSqlScope, type ApplicationListScope, type ApplicationViewer } from './lender-application-visibility.js';
+import {
+  lenderApplicationListScope,
+  lenderApplicationScopeTemplate,
+  lenderApplicationSqlScope,
+  type ApplicationListScope,
+  type ApplicationViewer,
+} from './lender-application-visibility.js';
 
 const reads = createSqlReads(new pg.Pool({ max: 1 }));
 const scoped = (applicationId: number, scope: ApplicationListScope) =>
@@ -28,10 +34,17 @@ describe('lenderApplicationScopeTemplate', () => {
   it('binds, for every caller, the statement built afresh for that caller', () => {
     const templates = new StatementTemplates<unknown>();
     // The first caller of each shape compiles it; the second only binds its own values.
-    for (const [n, environment] of [[1, 'demo'], [2, 'production'], [3, 'demo']] as const) {
+    for (const [n, environment] of [
+      [1, 'demo'],
+      [2, 'production'],
+      [3, 'demo'],
+    ] as const) {
       for (const actor of callers(n)) {
         const visible = lenderApplicationScopeTemplate({ environment }, actor);
-        const bound = templates.bind(visible.shape, (value) => scoped(value('applicationId'), visible.scope(value, reads)), { ...visible.values, applicationId: 100 + n });
+        const bound = templates.bind(visible.shape, (value) => scoped(value('applicationId'), visible.scope(value, reads)), {
+          ...visible.values,
+          applicationId: 100 + n,
+        });
         const fresh = scoped(100 + n, lenderApplicationListScope({ environment }, actor, reads)).compile();
         expect({ sql: bound.sql, parameters: bound.parameters }).toEqual({ sql: fresh.sql, parameters: fresh.parameters });
       }

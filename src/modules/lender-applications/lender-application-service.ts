@@ -39,7 +39,15 @@ import {
   type ApplicationRows,
   type ApplicationViewer,
 } from './lender-application-visibility.js';
-import { APPLICATION_MOVE_OF, APPLICATION_STATUSES, FAILURE_REASON, IN_REVIEW, nextStatus, type ApplicationEvent, type ApplicationStatus } from './application-status.js';
+import {
+  APPLICATION_MOVE_OF,
+  APPLICATION_STATUSES,
+  FAILURE_REASON,
+  IN_REVIEW,
+  nextStatus,
+  type ApplicationEvent,
+  type ApplicationStatus,
+} from './application-status.js';
 import { PRODUCT_OBJECT_NAMES, PRODUCT_TYPE_OF, withComputedFees, type OfferBody, type ProductObjectName } from './offer-schemas.js';
 import type { FundingApplicationDocument, IntegratorApplicationDocument, LenderOffer, StoredApplicationDocument } from './funding-application-schemas.js';
 import { applicationAuthorizationToken, withAuthorizationToken, withoutAuthorizationToken } from '../webhooks/authorization-token.js';
@@ -50,7 +58,10 @@ import { SORT_KEYS, searchCondition } from './application-board.js';
 
 type OfferRow = Prisma.OfferGetPayload<object>;
 /** What a document is built from: an application's row and its offers (a Prisma row with its offers, or a typed SQL page's row). */
-type DocumentSource = Pick<Prisma.LenderApplicationGetPayload<object>, 'id' | 'reference' | 'status' | 'responseReason' | 'comment' | 'acceptedAt' | 'invalidatedAt' | 'payload'> & {
+type DocumentSource = Pick<
+  Prisma.LenderApplicationGetPayload<object>,
+  'id' | 'reference' | 'status' | 'responseReason' | 'comment' | 'acceptedAt' | 'invalidatedAt' | 'payload'
+> & {
   offers: Array<Pick<OfferRow, 'id' | 'reference' | 'status' | 'expiryDate' | 'comment' | 'decision' | 'productType' | 'product' | 'supersededAt'>>;
 };
 /** The lender's view also needs the lender's key for the application's authorization token. */
@@ -113,10 +124,19 @@ export const ListFilter = z.object({
     .min(1, 'must not be empty')
     .max(100, 'must be at most 100 characters')
     .optional()
-    .describe("Applications whose company name starts with it (any case), whose company registration number or your reference is it, or whose id it is"),
-  status: z.enum(APPLICATION_STATUSES, { message: `must be one of ${APPLICATION_STATUSES.join(', ')}` }).optional().describe('Only applications in this status'),
-  receivedBefore: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional().describe('Only applications sent to you before this instant (e.g. now less 3 days: waiting longer than 3 days)'),
-  receivedAfter: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional().describe('Only applications sent to you at or after this instant'),
+    .describe('Applications whose company name starts with it (any case), whose company registration number or your reference is it, or whose id it is'),
+  status: z
+    .enum(APPLICATION_STATUSES, { message: `must be one of ${APPLICATION_STATUSES.join(', ')}` })
+    .optional()
+    .describe('Only applications in this status'),
+  receivedBefore: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
+    .optional()
+    .describe('Only applications sent to you before this instant (e.g. now less 3 days: waiting longer than 3 days)'),
+  receivedAfter: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
+    .optional()
+    .describe('Only applications sent to you at or after this instant'),
 });
 
 /** The list's orders: a field, newest/largest first with a leading `-`. */
@@ -127,14 +147,18 @@ export const ListQuery = ListFilter.extend({
   sort: z
     .enum(LIST_SORTS, { message: `must be one of ${LIST_SORTS.join(', ')}` })
     .default('received')
-    .describe('The order: `received` (oldest first, unless given), `updated` (last change), `company`, `amount` or `status`; a leading `-` reverses it. Ties go by id in the same direction.'),
+    .describe(
+      'The order: `received` (oldest first, unless given), `updated` (last change), `company`, `amount` or `status`; a leading `-` reverses it. Ties go by id in the same direction.',
+    ),
   limit: z.coerce
     .number({ message: 'must be a whole number' })
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
     .default(DEFAULT_PAGE_SIZE)
-    .describe(`Applications in the answer, in the order asked for: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}. An answer of fewer is the last page.`),
+    .describe(
+      `Applications in the answer, in the order asked for: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}. An answer of fewer is the last page.`,
+    ),
   after: z.coerce
     .number({ message: 'must be an application id (number)' })
     .int('must be an application id (number)')
@@ -146,7 +170,9 @@ export const ListQuery = ListFilter.extend({
 export const ApplicationTotals = z
   .strictObject({
     total: z.number().int().describe('Your applications matching every filter given'),
-    byStatus: z.array(z.strictObject({ status: z.string(), count: z.number().int() })).describe('Of those matching the filters other than `status`: how many are in each status (statuses with none left out)'),
+    byStatus: z
+      .array(z.strictObject({ status: z.string(), count: z.number().int() }))
+      .describe('Of those matching the filters other than `status`: how many are in each status (statuses with none left out)'),
   })
   .meta({ id: 'LenderApplicationTotals', description: 'How many of your applications a filter matches' });
 export type ApplicationTotals = z.infer<typeof ApplicationTotals>;
@@ -173,7 +199,10 @@ const isoDate = (text: string | null) => (text === null ? null : new Date(text))
  * statement. One statement per page: the rows, each one's current offer and the lender's token key
  * (the default order reads the index on (lenderId, createdAt, id): test/query-plans.test.ts).
  */
-export async function listLenderApplications(ctx: ServiceContext, query: Omit<z.output<typeof ListQuery>, 'sort'> & { sort?: string }): Promise<FundingApplicationDocument[]> {
+export async function listLenderApplications(
+  ctx: ServiceContext,
+  query: Omit<z.output<typeof ListQuery>, 'sort'> & { sort?: string },
+): Promise<FundingApplicationDocument[]> {
   const actor = requireAccess(ctx, 'lenderApplications.list');
   const { limit, after, sort = 'received' } = query;
   const descending = sort.startsWith('-');
@@ -212,7 +241,12 @@ export async function listLenderApplications(ctx: ServiceContext, query: Omit<z.
       invalidatedAt: isoDate(row.invalidatedAt),
       payload: row.payload as Prisma.JsonValue,
       lender: { authorizationTokenKey: row.authorizationTokenKey },
-      offers: row.currentOffers.map((offer) => ({ ...offer, product: offer.product as Prisma.JsonValue, expiryDate: isoDate(offer.expiryDate), supersededAt: null })),
+      offers: row.currentOffers.map((offer) => ({
+        ...offer,
+        product: offer.product as Prisma.JsonValue,
+        expiryDate: isoDate(offer.expiryDate),
+        supersededAt: null,
+      })),
     }),
   );
 }
@@ -241,7 +275,10 @@ export async function getLenderApplication(ctx: ServiceContext, id: unknown): Pr
 }
 
 export const Acknowledgement = z
-  .strictObject({ reference: z.string().trim().min(1, 'must not be empty').max(255).optional(), comment: z.string().trim().min(1, 'must not be empty').max(4000).optional() })
+  .strictObject({
+    reference: z.string().trim().min(1, 'must not be empty').max(255).optional(),
+    comment: z.string().trim().min(1, 'must not be empty').max(4000).optional(),
+  })
   .refine((b) => b.reference !== undefined || b.comment !== undefined, { message: 'must carry a reference, a comment, or both', path: [] });
 
 export const Rejection = z.strictObject({
@@ -255,7 +292,12 @@ export const Rejection = z.strictObject({
  * The body is checked once the application is found and before the status machine decides: another
  * lender's application is a 404, a malformed acknowledgement a 400 whatever the status.
  */
-export async function acknowledge(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Acknowledgement>>, idempotencyKey?: unknown): Promise<FundingApplicationDocument> {
+export async function acknowledge(
+  ctx: ServiceContext,
+  id: unknown,
+  input: CheckedLater<z.output<typeof Acknowledgement>>,
+  idempotencyKey?: unknown,
+): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
   return respondOnce(ctx, actor, 'acknowledge', id, input, idempotencyKey, () =>
     changeStatus(ctx, actor, id, (row) => {
@@ -277,7 +319,12 @@ export async function acknowledge(ctx: ServiceContext, id: unknown, input: Check
  * POST .../applications/{id}/offer: an offer, replacing the current one whatever its reference
  * (spec 4.5 note 2; earlier ones stay in the history): 200 the updated application.
  */
-export async function makeOffer(ctx: ServiceContext, id: unknown, input: CheckedLater<OfferBody>, idempotencyKey?: unknown): Promise<FundingApplicationDocument> {
+export async function makeOffer(
+  ctx: ServiceContext,
+  id: unknown,
+  input: CheckedLater<OfferBody>,
+  idempotencyKey?: unknown,
+): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
   return respondOnce(ctx, actor, 'offer', id, input, idempotencyKey, () =>
     changeStatus(ctx, actor, id, () => {
@@ -304,14 +351,23 @@ export async function makeOffer(ctx: ServiceContext, id: unknown, input: Checked
  * format or processing error) lets the client fix and resubmit; any other reason (e.g. "Ineligible")
  * is a terminal rejection. 200 the updated application.
  */
-export async function reject(ctx: ServiceContext, id: unknown, input: CheckedLater<z.output<typeof Rejection>>, idempotencyKey?: unknown): Promise<FundingApplicationDocument> {
+export async function reject(
+  ctx: ServiceContext,
+  id: unknown,
+  input: CheckedLater<z.output<typeof Rejection>>,
+  idempotencyKey?: unknown,
+): Promise<FundingApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.respond');
   return respondOnce(ctx, actor, 'rejection', id, input, idempotencyKey, () =>
     changeStatus(ctx, actor, id, () => {
       const body = input();
       return {
         event: body.reason === FAILURE_REASON ? 'fail' : 'reject',
-        application: { responseReason: body.reason, ...(body.comment !== undefined ? { comment: body.comment } : {}), ...(body.reference !== undefined ? { reference: body.reference } : {}) },
+        application: {
+          responseReason: body.reason,
+          ...(body.comment !== undefined ? { comment: body.comment } : {}),
+          ...(body.reference !== undefined ? { reference: body.reference } : {}),
+        },
         note: { reason: body.reason, comment: body.comment ?? null },
       };
     }),
@@ -362,7 +418,12 @@ type StatusChange = StatusChangeWrites & { event: ApplicationEvent };
  * compare-and-set keeps the status machine race-free). When another change came in between, the
  * change is decided again, this time under the row's lock. Returns what each caller's view is built from.
  */
-async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: unknown, decide: (row: ApplicationBeforeChange) => StatusChange): Promise<LenderDocumentSource> {
+async function changeStatus(
+  ctx: ServiceContext,
+  actor: ApplicationViewer,
+  id: unknown,
+  decide: (row: ApplicationBeforeChange) => StatusChange,
+): Promise<LenderDocumentSource> {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
   const typedSql = readsOf(ctx.db);
   const outcome =
@@ -380,7 +441,14 @@ async function changeStatus(ctx: ServiceContext, actor: ApplicationViewer, id: u
 }
 
 /** One attempt of a status change (changeStatus): what it committed, or undefined when the application changed since it was read. */
-async function changeIfUnchanged(ctx: ServiceContext, typedSql: SqlReads, actor: ApplicationViewer, applicationId: number, decide: (row: ApplicationBeforeChange) => StatusChange, { lock }: { lock: boolean }) {
+async function changeIfUnchanged(
+  ctx: ServiceContext,
+  typedSql: SqlReads,
+  actor: ApplicationViewer,
+  applicationId: number,
+  decide: (row: ApplicationBeforeChange) => StatusChange,
+  { lock }: { lock: boolean },
+) {
   const row = await readVisibleApplication(typedSql, ctx, actor, applicationId, { lock });
   if (!row) throw AppError.notFound('Application');
   const change = decide(row);
@@ -391,13 +459,21 @@ async function changeIfUnchanged(ctx: ServiceContext, typedSql: SqlReads, actor:
   const changed = afterChange(row, to, change, offerId, now);
   // A resubmission is a new application to the lender; every other change is an update.
   const created = change.event === 'resubmit';
-  const { written } = await queueDeliveriesWith(ctx, typedSql, [{
-    lenderApplicationId: row.id,
-    lenderId: row.lenderId,
-    event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
-    url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
-    payload: toStoredDocument(changed),
-  }], writes, integratorEventsOfChange(row, change.event, to, changed));
+  const { written } = await queueDeliveriesWith(
+    ctx,
+    typedSql,
+    [
+      {
+        lenderApplicationId: row.id,
+        lenderId: row.lenderId,
+        event: created ? 'APPLICATION_CREATED' : 'APPLICATION_UPDATED',
+        url: created ? row.lender.applicationUrl : (row.lender.updateUrl ?? row.lender.applicationUrl),
+        payload: toStoredDocument(changed),
+      },
+    ],
+    writes,
+    integratorEventsOfChange(row, change.event, to, changed),
+  );
   return written ? { changed, audience: row.audience, event: change.event, move } : undefined;
 }
 
@@ -425,11 +501,21 @@ function integratorEventsOfChange(row: ApplicationBeforeChange, event: Applicati
 function afterChange(row: ApplicationBeforeChange, to: string, change: StatusChangeWrites, offerId: string | null, now: Date): LenderDocumentSource {
   const { application = {} } = change;
   const current = row.currentOffer;
-  const offer = change.offer && offerId
-    ? { id: offerId, reference: change.offer.reference, status: change.offer.status, expiryDate: change.offer.expiryDate, comment: change.offer.comment, decision: null, productType: change.offer.productType, product: change.offer.product }
-    : current && change.decision
-      ? { ...current, decision: change.decision }
-      : current;
+  const offer =
+    change.offer && offerId
+      ? {
+          id: offerId,
+          reference: change.offer.reference,
+          status: change.offer.status,
+          expiryDate: change.offer.expiryDate,
+          comment: change.offer.comment,
+          decision: null,
+          productType: change.offer.productType,
+          product: change.offer.product,
+        }
+      : current && change.decision
+        ? { ...current, decision: change.decision }
+        : current;
   return {
     id: row.id,
     reference: application.reference ?? row.reference,
@@ -452,7 +538,8 @@ function afterChange(row: ApplicationBeforeChange, to: string, change: StatusCha
  */
 function committedMoveOf(row: ApplicationBeforeChange, event: ApplicationEvent, to: string, now: Date): CommittedMove | null {
   const sinceSubmission = (now.getTime() - row.createdAt.getTime()) / 1000;
-  if (event === 'acknowledge') return row.acknowledgedAt === null ? { lender: row.lender.slug, move: 'acknowledged', firstAnswerSeconds: sinceSubmission } : null;
+  if (event === 'acknowledge')
+    return row.acknowledgedAt === null ? { lender: row.lender.slug, move: 'acknowledged', firstAnswerSeconds: sinceSubmission } : null;
   if (row.status === to) return null;
   const status = to as ApplicationStatus;
   const move: CommittedMove = { lender: row.lender.slug, move: APPLICATION_MOVE_OF[status] };
@@ -491,7 +578,12 @@ function decideOnce(
   idempotencyKey: unknown,
   decide: () => Promise<IntegratorApplicationDocument>,
 ): Promise<IntegratorApplicationDocument> {
-  return answerOnceAsIs(ctx, idempotencyKey, { owner: { accountId: actor.accountId }, operation: `lenderApplications.${operation}`, target: applicationId, body: null }, decide);
+  return answerOnceAsIs(
+    ctx,
+    idempotencyKey,
+    { owner: { accountId: actor.accountId }, operation: `lenderApplications.${operation}`, target: applicationId, body: null },
+    decide,
+  );
 }
 
 /** The spec 2.7 document of an application rebuilt from current data (read before any transaction). */
@@ -520,7 +612,12 @@ async function rebuildDocument(ctx: ServiceContext, applicationId: number): Prom
  * set) or Client Declined. The lender's update webhook receives the updated application; the
  * integrator gets its own view of it (no apiProvider).
  */
-export async function decideOnOffer(ctx: ServiceContext, id: unknown, decision: 'accept' | 'decline', idempotencyKey?: unknown): Promise<IntegratorApplicationDocument> {
+export async function decideOnOffer(
+  ctx: ServiceContext,
+  id: unknown,
+  decision: 'accept' | 'decline',
+  idempotencyKey?: unknown,
+): Promise<IntegratorApplicationDocument> {
   const actor = requireAccess(ctx, 'lenderApplications.decide');
   const decide = async () => {
     const updated = await changeStatus(ctx, actor, id, () => ({
@@ -557,7 +654,14 @@ async function publishStatusChange(
   const event = { applicationId, status, lenderId: audience.lenderId };
   await Promise.all(channels.map((channel) => ctx.events.publish('applicationStatusChanged', channel, event)));
   if (offer) {
-    const offerEvent = { applicationId, lenderId: audience.lenderId, offerId: offer.id, reference: offer.reference, status: offer.status, decision: offer.decision };
+    const offerEvent = {
+      applicationId,
+      lenderId: audience.lenderId,
+      offerId: offer.id,
+      reference: offer.reference,
+      status: offer.status,
+      decision: offer.decision,
+    };
     await Promise.all(channels.map((channel) => ctx.events.publish('offerStatusChanged', channel, offerEvent)));
   }
 }

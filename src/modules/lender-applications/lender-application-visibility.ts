@@ -16,7 +16,13 @@ import type { DB, SqlReads } from '../../infra/sql-reads.js';
 import type { DeployEnvironment, ServiceContext } from '../../kernel/context.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Actor } from '../../kernel/actor.js';
-import { ownedProfileChannelOf, ownedProfileChannelsOf, ownedProfileScope, type ProfileAudience, type ProfileOwnerViewer } from '../profiles/profile-visibility.js';
+import {
+  ownedProfileChannelOf,
+  ownedProfileChannelsOf,
+  ownedProfileScope,
+  type ProfileAudience,
+  type ProfileOwnerViewer,
+} from '../profiles/profile-visibility.js';
 import { parseInput } from '../../kernel/validation.js';
 import type { PlaceholderOf } from '../../infra/statement-templates.js';
 
@@ -43,7 +49,10 @@ function ownedProfileIdsSql(reads: SqlReads, actor: ProfileOwnerViewer) {
   const ofTenantsOf = (accountId: string) =>
     reads
       .selectFrom('tenant')
-      .innerJoinLateral((eb) => eb.selectFrom('profile').select('profile.id').whereRef('profile.tenantId', '=', 'tenant.id').limit(1).as('tenant_profile'), (join) => join.onTrue())
+      .innerJoinLateral(
+        (eb) => eb.selectFrom('profile').select('profile.id').whereRef('profile.tenantId', '=', 'tenant.id').limit(1).as('tenant_profile'),
+        (join) => join.onTrue(),
+      )
       .select('tenant_profile.id')
       .where('tenant.accountId', '=', accountId);
   switch (actor.kind) {
@@ -113,7 +122,10 @@ const APPLICATION_INCLUDE = { offers: { orderBy: { createdAt: 'asc' as const } }
 /** An application the caller sees, with its offers and lender, or 404 (checked before any body is read). */
 export async function findVisibleLenderApplication(ctx: ServiceContext, actor: ApplicationViewer, id: unknown, tx: Prisma.TransactionClient = ctx.db) {
   const applicationId = parseInput(ApplicationId, id, 'Application id');
-  const row = await tx.lenderApplication.findFirst({ where: { AND: [{ id: applicationId }, lenderApplicationScope(ctx, actor)] }, include: APPLICATION_INCLUDE });
+  const row = await tx.lenderApplication.findFirst({
+    where: { AND: [{ id: applicationId }, lenderApplicationScope(ctx, actor)] },
+    include: APPLICATION_INCLUDE,
+  });
   if (!row) throw AppError.notFound('Application');
   return row;
 }
@@ -139,5 +151,10 @@ export interface ApplicationAudience {
 
 /** Every channel an application's changes are published on: each caller who sees it listens on one. */
 export function eventChannelsOf(application: ApplicationAudience): string[] {
-  return [applicationChannel(application.id), `lender:${application.lenderId}`, staffChannel(application.lender.environment), ...ownedProfileChannelsOf(application.profile)];
+  return [
+    applicationChannel(application.id),
+    `lender:${application.lenderId}`,
+    staffChannel(application.lender.environment),
+    ...ownedProfileChannelsOf(application.profile),
+  ];
 }

@@ -26,4 +26,8 @@ export const EXAMPLE_OFFER = {
 };
 
 /** A failure the client can fix and resubmit (reason Failed). */
-export const EXAMPLE_REJECTION = { reason: 'Failed', comment: 'The VAT number on the application does not match HMRC records; please correct it and resubmit.', reference: 'NLC-2026-004187' };
+export const EXAMPLE_REJECTION = {
+  reason: 'Failed',
+  comment: 'The VAT number on the application does not match HMRC records; please correct it and resubmit.',
+  reference: 'NLC-2026-004187',
+};

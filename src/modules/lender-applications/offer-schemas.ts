@@ -118,7 +118,10 @@ export const PRODUCT_TYPE_OF: Record<ProductObjectName, string> = {
 export const OfferBody = z
   .strictObject({
     reference: z.string({ message: 'is required' }).trim().min(1, 'must not be empty').max(255),
-    expiryDate: z.union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'must be an ISO 8601 date, with optional time' }).nullable().optional(),
+    expiryDate: z
+      .union([z.iso.date(), z.iso.datetime({ offset: true })], { message: 'must be an ISO 8601 date, with optional time' })
+      .nullable()
+      .optional(),
     status: z.enum(['INDICATIVE', 'FINAL'], { message: 'must be INDICATIVE or FINAL' }),
     comment: text,
     ...Object.fromEntries(PRODUCT_OBJECT_NAMES.map((name) => [name, PRODUCT_OBJECTS[name].optional()])),

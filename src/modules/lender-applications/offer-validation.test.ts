@@ -12,7 +12,11 @@ const BASES: Record<string, Record<string, unknown>> = {
   tradeFinance: { maximumCreditLine: GBP(80000), advanceRate: 0.8 },
   commercialProperty: { amount: GBP(400000), mortgageTerm: 240, dealTerm: 60, interestRate: 6.5, ltv: 70 },
 };
-const offer = (product: string, fields: Record<string, unknown> = {}) => ({ reference: `ref-${product}`, status: 'INDICATIVE', [product]: { ...BASES[product], ...fields } });
+const offer = (product: string, fields: Record<string, unknown> = {}) => ({
+  reference: `ref-${product}`,
+  status: 'INDICATIVE',
+  [product]: { ...BASES[product], ...fields },
+});
 const errorsOf = (body: unknown) => {
   const result = OfferBody.safeParse(body);
   return result.success ? [] : zodFieldErrors(result.error).map((e) => e.pointer);
@@ -76,7 +80,10 @@ describe('the common fields', () => {
   });
 
   it('takes money as a plain number of pounds or as {code, value}, and gives {code, value} either way', () => {
-    const plain = OfferBody.parse(offer('termLoan', { maximumAmount: 1000, minimumAmount: 500, arrangementFee: 100 })) as unknown as Record<string, Record<string, unknown>>;
+    const plain = OfferBody.parse(offer('termLoan', { maximumAmount: 1000, minimumAmount: 500, arrangementFee: 100 })) as unknown as Record<
+      string,
+      Record<string, unknown>
+    >;
     expect(plain.termLoan).toMatchObject({ maximumAmount: GBP(1000), minimumAmount: GBP(500), arrangementFee: GBP(100) });
     const coded = OfferBody.parse(offer('termLoan', { maximumAmount: { code: 'EUR', value: 1000 } })) as unknown as Record<string, Record<string, unknown>>;
     expect(coded.termLoan!.maximumAmount).toEqual({ code: 'EUR', value: 1000 });

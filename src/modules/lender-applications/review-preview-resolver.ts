@@ -9,7 +9,9 @@ const ReviewPreview = objectTypeFrom(ReviewPreviewSchema);
 
 @Resolver()
 export class ReviewPreviewResolver {
-  @Query(() => ReviewPreview, { description: "A review selection with the applicant's facts, the matching explanations and each lender's missing required fields (staff)" })
+  @Query(() => ReviewPreview, {
+    description: "A review selection with the applicant's facts, the matching explanations and each lender's missing required fields (staff)",
+  })
   reviewSelection(@Arg('selectionId', () => ID) selectionId: string, @Ctx() ctx: ServiceContext): Promise<ReviewPreviewResult> {
     return previewReviewSelection(ctx, selectionId);
   }

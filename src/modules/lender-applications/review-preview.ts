@@ -23,7 +23,9 @@ const SelectionId = z.uuid({ message: 'must be a review selection id (uuid)' });
 export async function previewReviewSelection(ctx: ServiceContext, selectionId: unknown): Promise<ReviewPreview> {
   requireAccess(ctx, 'reviews.read');
   const id = parseInput(SelectionId, selectionId, 'Selection id');
-  const selection = await ctx.db.reviewSelection.findFirst({ where: { AND: [{ id }, reviewSelectionScope(ctx)] }, include: {
+  const selection = await ctx.db.reviewSelection.findFirst({
+    where: { AND: [{ id }, reviewSelectionScope(ctx)] },
+    include: {
       fundingSearch: { omit: SEARCH_WITHOUT_MATCHES },
       profile: true,
       assignee: { select: { id: true, name: true, email: true } },
@@ -57,7 +59,12 @@ export async function previewReviewSelection(ctx: ServiceContext, selectionId: u
   return {
     selectionId: selection.id,
     state: selection.state,
-    company: { profileId: selection.profileId, name: info.name ?? null, number: info.registrationNumber ?? selection.profile.registrationNumber, type: info.type ?? selection.profile.companyType },
+    company: {
+      profileId: selection.profileId,
+      name: info.name ?? null,
+      number: info.registrationNumber ?? selection.profile.registrationNumber,
+      type: info.type ?? selection.profile.companyType,
+    },
     assignee: a ? { userId: a.id, name: a.name, email: a.email } : null,
     reason: selection.decisionReason,
     notes: history.filter((h) => h.kind === 'NOTE'),

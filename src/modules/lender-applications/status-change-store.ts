@@ -29,7 +29,13 @@ import { readsOf } from '../../infra/database.js';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { ProductType } from '../../generated/kysely/database.js';
 import { StatementTemplates, type PlaceholderOf, type StatementPart } from '../../infra/statement-templates.js';
-import { lenderApplicationScopeTemplate, lenderApplicationSqlScope, type ApplicationAudience, type ApplicationListScope, type ApplicationViewer } from './lender-application-visibility.js';
+import {
+  lenderApplicationScopeTemplate,
+  lenderApplicationSqlScope,
+  type ApplicationAudience,
+  type ApplicationListScope,
+  type ApplicationViewer,
+} from './lender-application-visibility.js';
 
 /** The application as a status change reads it: what the document, the delivery and the event need. */
 export interface ApplicationBeforeChange {
@@ -80,7 +86,14 @@ interface NewOffer {
 /** What a status change writes besides the status: decided by each use case, written here. */
 export interface StatusChangeWrites {
   /** Columns of the application set with its status. */
-  application?: { reference?: string; comment?: string | null; responseReason?: string | null; acceptedAt?: Date; acknowledgedAt?: Date; payload?: Record<string, unknown> };
+  application?: {
+    reference?: string;
+    comment?: string | null;
+    responseReason?: string | null;
+    acceptedAt?: Date;
+    acknowledgedAt?: Date;
+    payload?: Record<string, unknown>;
+  };
   offer?: NewOffer;
   /** The client's decision on the current offer. */
   decision?: 'ACCEPTED' | 'DECLINED';
@@ -139,7 +152,12 @@ function readQuery(reads: SqlReads, applicationId: number, scope: ApplicationLis
       'o.decision as offerDecision',
       'o.productType as offerProductType',
       'o.product as offerProduct',
-      (eb) => eb.exists(eb.selectFrom('application_status_change as h').select('h.id').whereRef('h.lenderApplicationId', '=', 'la.id').where('h.toStatus', '=', 'Offered')).as('offeredBefore'),
+      (eb) =>
+        eb
+          .exists(
+            eb.selectFrom('application_status_change as h').select('h.id').whereRef('h.lenderApplicationId', '=', 'la.id').where('h.toStatus', '=', 'Offered'),
+          )
+          .as('offeredBefore'),
     ])
     .where('la.id', '=', applicationId)
     .where(lenderApplicationSqlScope(scope));
@@ -155,9 +173,19 @@ const readStatements = new StatementTemplates<InferResult<ReturnType<typeof read
  * lender's, profile's and tenant's are read, not locked, so that changes of one lender's applications
  * do not queue behind each other.
  */
-export async function readVisibleApplication(reads: SqlReads, ctx: ServiceContext, actor: ApplicationViewer, applicationId: number, { lock }: { lock: boolean }): Promise<ApplicationBeforeChange | undefined> {
+export async function readVisibleApplication(
+  reads: SqlReads,
+  ctx: ServiceContext,
+  actor: ApplicationViewer,
+  applicationId: number,
+  { lock }: { lock: boolean },
+): Promise<ApplicationBeforeChange | undefined> {
   const visible = lenderApplicationScopeTemplate(ctx, actor);
-  const statement = readStatements.bind(`${visible.shape}:${lock ? 'locked' : 'read'}`, (value) => readQuery(reads, value('applicationId'), visible.scope(value, reads), lock), { ...visible.values, applicationId });
+  const statement = readStatements.bind(
+    `${visible.shape}:${lock ? 'locked' : 'read'}`,
+    (value) => readQuery(reads, value('applicationId'), visible.scope(value, reads), lock),
+    { ...visible.values, applicationId },
+  );
   const [row] = (await reads.executeQuery(statement)).rows;
   if (!row) return undefined;
   return {
@@ -245,7 +273,13 @@ const CHANGED = 'changed_application';
  * superseded) or decided. `now` is the operation's clock; updatedAt of offers is the wall clock, as
  * Prisma's @updatedAt sets it. Returns the new offer's id.
  */
-export function statusChangeWrites(typedSql: SqlReads, row: ApplicationBeforeChange, to: string, change: StatusChangeWrites, now: Date): { writes: StatementPart; offerId: string | null } {
+export function statusChangeWrites(
+  typedSql: SqlReads,
+  row: ApplicationBeforeChange,
+  to: string,
+  change: StatusChangeWrites,
+  now: Date,
+): { writes: StatementPart; offerId: string | null } {
   const { payload, acceptedAt, acknowledgedAt, ...given } = change.application ?? {};
   // Kysely's set() leaves out undefined columns: so does the shape.
   const columns = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
@@ -304,7 +338,9 @@ export function statusChangeWrites(typedSql: SqlReads, row: ApplicationBeforeCha
       typedSql
         .insertInto('application_status_change')
         .columns(['id', 'lenderApplicationId', 'fromStatus', 'toStatus', 'reason', 'comment', 'createdAt'])
-        .expression(sql`SELECT ${value('historyId')}, id, ${value('from')}, ${value('to')}, ${value('reason')}, ${value('note')}, ${value('now')} FROM ${changedApplication}`),
+        .expression(
+          sql`SELECT ${value('historyId')}, id, ${value('from')}, ${value('to')}, ${value('reason')}, ${value('note')}, ${value('now')} FROM ${changedApplication}`,
+        ),
     ];
     if (offer) {
       // Both see the rows as they were before the statement: the new offer is not superseded itself.
@@ -316,7 +352,21 @@ export function statusChangeWrites(typedSql: SqlReads, row: ApplicationBeforeCha
           .where('supersededAt', 'is', null),
         typedSql
           .insertInto('offer')
-          .columns(['id', 'lenderApplicationId', 'lenderId', 'reference', 'status', 'type', 'productType', 'product', 'expiryDate', 'comment', 'securityRequired', 'createdAt', 'updatedAt'])
+          .columns([
+            'id',
+            'lenderApplicationId',
+            'lenderId',
+            'reference',
+            'status',
+            'type',
+            'productType',
+            'product',
+            'expiryDate',
+            'comment',
+            'securityRequired',
+            'createdAt',
+            'updatedAt',
+          ])
           .expression(
             sql`SELECT ${value('offerId')}, id, ${value('lenderId')}, ${value('offerReference')}, ${value('offerStatus')}, 'MANUAL_OFFER', ${value('productType')}, ${value('product')},
               ${value('expiryDate')}, ${value('offerComment')}, NULL, ${value('now')}, ${value('wallClock')} FROM ${changedApplication}`,

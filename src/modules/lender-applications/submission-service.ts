@@ -40,7 +40,12 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
   const grade = selected ? await registryGrade(ctx, selected.profile) : null;
   const { results: created, moves } = await ctx.db.$transaction(async (tx) => {
     const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM review_selection WHERE id = ${selectionId}::uuid FOR UPDATE`;
-    const selection = locked.length ? await tx.reviewSelection.findFirst({ where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] }, include: { fundingSearch: { omit: SEARCH_WITHOUT_MATCHES } } }) : null;
+    const selection = locked.length
+      ? await tx.reviewSelection.findFirst({
+          where: { AND: [{ id: selectionId }, reviewSelectionScope(ctx)] },
+          include: { fundingSearch: { omit: SEARCH_WITHOUT_MATCHES } },
+        })
+      : null;
     if (!selection) throw AppError.notFound('Review selection');
     const submitted = transitionFrom(selection.state, 'submit');
     const results = await createLenderApplications(ctx, tx, {
@@ -50,15 +55,25 @@ export async function submitReviewedSelection(ctx: ServiceContext, selectionId: 
       grade,
     });
     await tx.reviewSelection.update({ where: { id: selection.id }, data: { state: submitted } });
-    await tx.reviewAction.create({ data: { selectionId: selection.id, kind: 'SUBMITTED', actorId: actor.userId, text: `Sent to ${results.results.length} lender(s)`, createdAt: ctx.clock.now() } });
+    await tx.reviewAction.create({
+      data: {
+        selectionId: selection.id,
+        kind: 'SUBMITTED',
+        actorId: actor.userId,
+        text: `Sent to ${results.results.length} lender(s)`,
+        createdAt: ctx.clock.now(),
+      },
+    });
     return results;
   });
   recordApplicationMoves(moves);
   ctx.logger.info({ selectionId, applications: created.length }, 'selection submitted to lenders');
-  await publishApplicationsSubmitted(ctx, created.map((a) => a.applicationId));
+  await publishApplicationsSubmitted(
+    ctx,
+    created.map((a) => a.applicationId),
+  );
   return { selectionId, applications: created };
 }
-
 
 /**
  * One lender application per selected lender, inside the caller's transaction: the spec 2.7
@@ -75,7 +90,11 @@ async function createLenderApplications(
   const results: SubmissionResult['applications'] = [];
   const deliveries: NewDelivery[] = [];
   // The chosen lenders' matches as rows (already so for a queued selection), which the applications refer to.
-  await recordMatchesOfLenders(tx, input.fundingSearch.id, input.selection.map((item) => item.lenderId));
+  await recordMatchesOfLenders(
+    tx,
+    input.fundingSearch.id,
+    input.selection.map((item) => item.lenderId),
+  );
   /** Counted by the caller once its transaction commits. */
   const moves: CommittedMove[] = [];
   // In lender order: each application's insert takes its lender's board counters (migration
@@ -85,21 +104,49 @@ async function createLenderApplications(
   for (const [index, item] of byLender) {
     const matches = await lenderMatches(tx, input.fundingSearch.id, item.lenderId, item.products);
     const [first] = matches;
-    if (!first) throw AppError.unprocessable(`Lender ${item.lenderId} does not match this profile now`, [{ pointer: `/${index}`, message: 'no current match' }]);
+    if (!first)
+      throw AppError.unprocessable(`Lender ${item.lenderId} does not match this profile now`, [{ pointer: `/${index}`, message: 'no current match' }]);
     const application = await tx.lenderApplication.create({
-      data: { lenderId: item.lenderId, profileId: input.profileId, fundingMatchId: first.id, businessApplicationId: input.businessApplicationId ?? null, status: IN_REVIEW },
+      data: {
+        lenderId: item.lenderId,
+        profileId: input.profileId,
+        fundingMatchId: first.id,
+        businessApplicationId: input.businessApplicationId ?? null,
+        status: IN_REVIEW,
+      },
     });
-    const document = applicationDocument(ctx, { ...loaded, applicationId: application.id, grade: input.grade, fundingSearch: input.fundingSearch, matches: [first, ...matches.slice(1)] });
+    const document = applicationDocument(ctx, {
+      ...loaded,
+      applicationId: application.id,
+      grade: input.grade,
+      fundingSearch: input.fundingSearch,
+      matches: [first, ...matches.slice(1)],
+    });
     for (const rule of missingRequiredFields(document, first.lender.requiredFields as unknown as RequiredFieldRule[])) {
-      missing.push({ index, error: { pointer: `lender:${item.lenderId}:${rule.field}`, message: rule.message ?? `${first.lender.name} requires ${rule.field}` } });
+      missing.push({
+        index,
+        error: { pointer: `lender:${item.lenderId}:${rule.field}`, message: rule.message ?? `${first.lender.name} requires ${rule.field}` },
+      });
     }
     await tx.lenderApplication.update({ where: { id: application.id }, data: { payload: document as Prisma.InputJsonValue } });
-    await tx.applicationStatusChange.create({ data: { lenderApplicationId: application.id, fromStatus: null, toStatus: IN_REVIEW, createdAt: ctx.clock.now() } });
-    deliveries.push({ lenderApplicationId: application.id, lenderId: item.lenderId, event: 'APPLICATION_CREATED', url: first.lender.applicationUrl, payload: document });
+    await tx.applicationStatusChange.create({
+      data: { lenderApplicationId: application.id, fromStatus: null, toStatus: IN_REVIEW, createdAt: ctx.clock.now() },
+    });
+    deliveries.push({
+      lenderApplicationId: application.id,
+      lenderId: item.lenderId,
+      event: 'APPLICATION_CREATED',
+      url: first.lender.applicationUrl,
+      payload: document,
+    });
     made.set(index, { lenderId: item.lenderId, applicationId: application.id });
     moves.push({ lender: first.lender.slug, move: 'submitted' });
   }
-  if (missing.length) throw AppError.unprocessable('Some lenders require fields the profile does not have: nothing was submitted', missing.sort((a, b) => a.index - b.index).map((m) => m.error));
+  if (missing.length)
+    throw AppError.unprocessable(
+      'Some lenders require fields the profile does not have: nothing was submitted',
+      missing.sort((a, b) => a.index - b.index).map((m) => m.error),
+    );
   // Answered in the order the lenders were selected.
   results.push(...input.selection.map((_, index) => made.get(index)!));
   // Every lender's APPLICATION_CREATED delivery by one insert (and one NOTIFY, sent at commit).
@@ -111,7 +158,12 @@ async function createLenderApplications(
  * POST {business_v1_base}/applications/{applicationId}/submit {lenderId, products}: the integrator
  * sends its Business V1 application to one of its matched lenders (201 { applications }).
  */
-export async function submitBusinessApplication(ctx: ServiceContext, applicationId: unknown, input: CheckedLater<SelectedLender>, idempotencyKey?: unknown): Promise<ApplicationSubmission> {
+export async function submitBusinessApplication(
+  ctx: ServiceContext,
+  applicationId: unknown,
+  input: CheckedLater<SelectedLender>,
+  idempotencyKey?: unknown,
+): Promise<ApplicationSubmission> {
   const actor = requireAccess(ctx, 'businessApplications.create');
   const application = await findVisibleApplication(ctx, actor, applicationId);
   // Checked before the search is recorded, so that a malformed selection records nothing.
@@ -121,7 +173,11 @@ export async function submitBusinessApplication(ctx: ServiceContext, application
 }
 
 /** The submission itself, once the caller's application was found and its selection checked. */
-async function submitToLender(ctx: ServiceContext, application: { id: string; profileId: string }, selection: SelectedLender[]): Promise<ApplicationSubmission> {
+async function submitToLender(
+  ctx: ServiceContext,
+  application: { id: string; profileId: string },
+  selection: SelectedLender[],
+): Promise<ApplicationSubmission> {
   const recorded = await recordFundingSearch(ctx, await matchProfileById(ctx, application.profileId, { reasons: true }));
   const search = await ctx.db.fundingSearch.findUniqueOrThrow({ where: { id: recorded.id }, omit: SEARCH_WITHOUT_MATCHES });
   const grade = await registryGrade(ctx, await ctx.db.profile.findUniqueOrThrow({ where: { id: application.profileId } }));
@@ -129,6 +185,9 @@ async function submitToLender(ctx: ServiceContext, application: { id: string; pr
     createLenderApplications(ctx, tx, { profileId: application.profileId, fundingSearch: search, selection, grade, businessApplicationId: application.id }),
   );
   recordApplicationMoves(moves);
-  await publishApplicationsSubmitted(ctx, applications.map((a) => a.applicationId));
+  await publishApplicationsSubmitted(
+    ctx,
+    applications.map((a) => a.applicationId),
+  );
   return { applications };
 }

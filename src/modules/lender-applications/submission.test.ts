@@ -24,7 +24,13 @@ beforeAll(async () => {
   receiver = await startLenderReceiver();
   await db().lender.updateMany({ where: { environment: 'demo' }, data: { applicationUrl: receiver.url } });
   v1 = bearer((await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt);
-  await createAccountWithUser(db(), { environment: 'demo', accountName: 'specialists', email: 'reviewer@example.test', password: 'reviewer-password', role: 'STAFF' });
+  await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'specialists',
+    email: 'reviewer@example.test',
+    password: 'reviewer-password',
+    role: 'STAFF',
+  });
   staff = bearer(await signIn(app, 'reviewer@example.test', 'reviewer-password'));
 });
 afterAll(async () => {
@@ -36,7 +42,9 @@ afterAll(async () => {
 async function acmeWithMatches() {
   const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, v1)).json();
   await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, {
-    method: 'PUT', headers: { ...v1, 'content-type': 'application/json' }, body: JSON.stringify(ACME_ANSWERS),
+    method: 'PUT',
+    headers: { ...v1, 'content-type': 'application/json' },
+    body: JSON.stringify(ACME_ANSWERS),
   });
   const search = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/funding/matches/results`, { headers: v1 })).json();
   const lenders = await db().lender.findMany({ where: { id: { in: search.matches.map((m: { lender: { id: number } }) => m.lender.id) } } });
@@ -63,11 +71,19 @@ describe('submitReviewedSelection', () => {
     form.append('file', new Blob(['%PDF-1.4 accounts'], { type: 'application/pdf' }), 'accounts.pdf');
     const attached = await (await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/documents`, { method: 'POST', headers: v1, body: form })).json();
     const selectionId = await queued(uuid, easy.slice(0, 1));
-    const res = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { lenderId applicationId } } }', { s: selectionId }, staff);
+    const res = await graphql(
+      app.url,
+      'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { lenderId applicationId } } }',
+      { s: selectionId },
+      staff,
+    );
     expect(res.errors).toBeUndefined();
     const [created] = res.data?.submitReviewedSelection.applications;
     expect(created.lenderId).toBe(easy[0]!.lenderId);
-    const delivery = await eventually(() => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: created.applicationId } }), (d) => d.status === 'DELIVERED');
+    const delivery = await eventually(
+      () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: created.applicationId } }),
+      (d) => d.status === 'DELIVERED',
+    );
     expect(delivery.event).toBe('APPLICATION_CREATED');
     const request = receiver.received.find((r) => r.headers['webhook-id'] === delivery.id)!;
     const credentials = await db().lender.findUniqueOrThrow({ where: { id: created.lenderId } });
@@ -75,16 +91,32 @@ describe('submitReviewedSelection', () => {
     // The application's own token (HMAC of its id under the lender's key), never a token shared by every application.
     const token = applicationAuthorizationToken(credentials.authorizationTokenKey, created.applicationId);
     expect(token).toEqual(expect.any(String));
-    expect(document.apiProvider).toMatchObject({ url: expect.stringContaining(`/api/platform/v1/funding/applications/${created.applicationId}`), authorizationToken: token });
+    expect(document.apiProvider).toMatchObject({
+      url: expect.stringContaining(`/api/platform/v1/funding/applications/${created.applicationId}`),
+      authorizationToken: token,
+    });
     expect(document.application).toMatchObject({
       id: created.applicationId,
       status: 'In Review',
       fundingSearch: { amount: '150000.00', period: 24, useOfFunds: 'BUSINESS_EXPANSION' },
       fundingMatch: { lender: { id: created.lenderId }, productNames: easy[0]!.products },
-      profile: { basicCompanyDetails: { companyName: 'ACME WIDGETS LIMITED', companyNumber: '09876543', contactEmail: 'ada@acme-widgets.example', tradingFrom: 1445212800, creditScore: 'A', vatRegistered: 0 } },
+      profile: {
+        basicCompanyDetails: {
+          companyName: 'ACME WIDGETS LIMITED',
+          companyNumber: '09876543',
+          contactEmail: 'ada@acme-widgets.example',
+          tradingFrom: 1445212800,
+          creditScore: 'A',
+          vatRegistered: 0,
+        },
+      },
     });
     expect(document.application.profile.attachments).toEqual([
-      expect.objectContaining({ id: attached.id, fileName: 'accounts.pdf', url: expect.stringContaining(`/api/platform/v1/funding/v1/funding/search/${created.applicationId}/document/${attached.id}`) }),
+      expect.objectContaining({
+        id: attached.id,
+        fileName: 'accounts.pdf',
+        url: expect.stringContaining(`/api/platform/v1/funding/v1/funding/search/${created.applicationId}/document/${attached.id}`),
+      }),
     ]);
     expect((await db().reviewSelection.findUniqueOrThrow({ where: { id: selectionId } })).state).toBe('SUBMITTED');
     const twice = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { selectionId } }', { s: selectionId }, staff);
@@ -116,16 +148,33 @@ describe('resubmission after a failure', () => {
     const { uuid, easy } = await acmeWithMatches();
     const credentials = await lenderCredentials(app, easy[0]!.lenderId);
     const selectionId = await queued(uuid, easy.slice(0, 1));
-    const submitted = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { applicationId } } }', { s: selectionId }, staff);
+    const submitted = await graphql(
+      app.url,
+      'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { applicationId } } }',
+      { s: selectionId },
+      staff,
+    );
     const applicationId = submitted.data?.submitReviewedSelection.applications[0].applicationId as number;
     const lender = bearer(await lenderIdToken(app, credentials));
-    const failed = await postJson(`${app.url}/api/platform/v1/funding/applications/${applicationId}/rejection`, { reason: 'Failed', comment: 'website missing' }, lender);
+    const failed = await postJson(
+      `${app.url}/api/platform/v1/funding/applications/${applicationId}/rejection`,
+      { reason: 'Failed', comment: 'website missing' },
+      lender,
+    );
     expect((await failed.json()).application.status).toBe('Failed');
 
-    await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/company`, { method: 'PATCH', headers: { ...v1, 'content-type': 'application/json' }, body: JSON.stringify({ website: 'https://acme-widgets.example' }) });
+    await fetch(`${app.url}/api/marketplace/v1/profiles/${uuid}/company`, {
+      method: 'PATCH',
+      headers: { ...v1, 'content-type': 'application/json' },
+      body: JSON.stringify({ website: 'https://acme-widgets.example' }),
+    });
     const again = await postJson(`${app.url}/api/marketplace/v1/lender-applications/${applicationId}/resubmit`, undefined, v1);
     expect(again.status).toBe(200);
-    expect((await again.json()).application).toMatchObject({ status: 'In Review', responseReason: null, profile: { basicCompanyDetails: { companyWebsite: 'https://acme-widgets.example' } } });
+    expect((await again.json()).application).toMatchObject({
+      status: 'In Review',
+      responseReason: null,
+      profile: { basicCompanyDetails: { companyWebsite: 'https://acme-widgets.example' } },
+    });
     const deliveries = await eventually(
       () => db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId, event: 'APPLICATION_CREATED' } }),
       (rows) => rows.length === 2 && rows.every((r) => r.status === 'DELIVERED'),
@@ -136,17 +185,25 @@ describe('resubmission after a failure', () => {
 });
 
 describe('what each delivery says of itself', () => {
-  it('a lender with one URL for both events reads the event type and the application\'s sequence from the headers, and standardwebhooks verifies each', async () => {
+  it("a lender with one URL for both events reads the event type and the application's sequence from the headers, and standardwebhooks verifies each", async () => {
     const { lenderIdToken, lenderCredentials } = await import('../../../test/support/identities.js');
     const { uuid, easy } = await acmeWithMatches();
     const lenderId = easy[0]!.lenderId;
     // Both events to the one receiver: the lender's application URL, no update URL.
     await db().lender.update({ where: { id: lenderId }, data: { updateUrl: null } });
     const credentials = await lenderCredentials(app, lenderId);
-    const submitted = await graphql(app.url, 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { applicationId } } }', { s: await queued(uuid, easy.slice(0, 1)) }, staff);
+    const submitted = await graphql(
+      app.url,
+      'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { applications { applicationId } } }',
+      { s: await queued(uuid, easy.slice(0, 1)) },
+      staff,
+    );
     const applicationId = submitted.data?.submitReviewedSelection.applications[0].applicationId as number;
     const lender = bearer(await lenderIdToken(app, credentials));
-    expect((await postJson(`${app.url}/api/platform/v1/funding/applications/${applicationId}/rejection`, { reason: 'Failed', comment: 'website missing' }, lender)).status).toBe(200);
+    expect(
+      (await postJson(`${app.url}/api/platform/v1/funding/applications/${applicationId}/rejection`, { reason: 'Failed', comment: 'website missing' }, lender))
+        .status,
+    ).toBe(200);
     expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${applicationId}/resubmit`, undefined, v1)).status).toBe(200);
 
     const received = await eventually(
@@ -156,8 +213,15 @@ describe('what each delivery says of itself', () => {
     const webhook = new Webhook(credentials.webhookSecret);
     const seen = received
       .map((request) => {
-        const document = webhook.verify(request.body, request.headers as Record<string, string>) as { application: { id: number; responseReason: string | null } };
-        return { event: request.headers['webhook-event-type'], sequence: Number(request.headers['webhook-sequence']), id: document.application.id, responseReason: document.application.responseReason };
+        const document = webhook.verify(request.body, request.headers as Record<string, string>) as {
+          application: { id: number; responseReason: string | null };
+        };
+        return {
+          event: request.headers['webhook-event-type'],
+          sequence: Number(request.headers['webhook-sequence']),
+          id: document.application.id,
+          responseReason: document.application.responseReason,
+        };
       })
       .sort((a, b) => a.sequence - b.sequence);
     // Submitted (created), failed by the lender (updated), resubmitted (created again): numbered 1, 2, 3.
@@ -168,7 +232,11 @@ describe('what each delivery says of itself', () => {
     ]);
     // The number is the delivery's, stored with it: the same on every attempt and redelivery.
     const rows = await db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId }, orderBy: { sequence: 'asc' } });
-    expect(rows.map((row) => [row.sequence, row.event])).toEqual([[1, 'APPLICATION_CREATED'], [2, 'APPLICATION_UPDATED'], [3, 'APPLICATION_CREATED']]);
+    expect(rows.map((row) => [row.sequence, row.event])).toEqual([
+      [1, 'APPLICATION_CREATED'],
+      [2, 'APPLICATION_UPDATED'],
+      [3, 'APPLICATION_CREATED'],
+    ]);
     expect(received.map((r) => r.headers['webhook-id']).sort()).toEqual(rows.map((row) => row.id).sort());
   });
 });

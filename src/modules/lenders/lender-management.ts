@@ -26,19 +26,26 @@ export const LenderInput = z.strictObject({
   name: z.string().trim().min(1).max(200),
   logo: z.url().nullable().optional(),
   description: z.string().max(2000).nullable().optional(),
-  responseTimeHours: z.number().int().min(1).max(24 * 90).optional(),
+  responseTimeHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .optional(),
   requiredDocuments: z.array(z.string().min(1)).optional(),
   priceBand: z.enum(['LOW', 'AVERAGE', 'EXPENSIVE', 'MOST_EXPENSIVE']).optional(),
   active: z.boolean().optional(),
   /** Where new applications are POSTed (spec 6); checked against the webhook URL policy. */
   applicationUrl: z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' }).optional(),
   /** Where application updates are POSTed; null sends them to applicationUrl. */
-  updateUrl: z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' }).nullable().optional(),
+  updateUrl: z
+    .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' })
+    .nullable()
+    .optional(),
 });
 
 /** updateLender: any of the lender's fields. */
 export const LenderUpdate = LenderInput.partial();
-
 
 export const ProductInput = z
   .strictObject({
@@ -70,7 +77,6 @@ export const ProductInput = z
   .refine((p) => p.maxTermMonths >= p.minTermMonths, { message: 'must be at least minTermMonths', path: ['maxTermMonths'] })
   .refine((p) => p.annualRateMax >= p.annualRateMin, { message: 'must be at least annualRateMin', path: ['annualRateMax'] });
 
-
 /** A lender's webhook URLs must pass the same URL policy deliveries are held to (a 422 naming the field). */
 async function assertLenderWebhookUrls(ctx: ServiceContext, body: { applicationUrl?: string; updateUrl?: string | null }): Promise<void> {
   const policy = { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses };
@@ -82,9 +88,18 @@ export async function createLender(ctx: ServiceContext, input: unknown): Promise
   requireAccess(ctx, 'lenders.manage');
   const body = parseInput(LenderInput, input);
   await assertLenderWebhookUrls(ctx, body);
-  const slug = `${body.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${Date.now().toString(36)}`;
+  const slug = `${body.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}-${Date.now().toString(36)}`;
   const row = await ctx.db.lender.create({
-    data: { ...body, environment: ctx.environment, slug, applicationUrl: body.applicationUrl ?? PLACEHOLDER_WEBHOOK, requiredDocuments: body.requiredDocuments ?? [] },
+    data: {
+      ...body,
+      environment: ctx.environment,
+      slug,
+      applicationUrl: body.applicationUrl ?? PLACEHOLDER_WEBHOOK,
+      requiredDocuments: body.requiredDocuments ?? [],
+    },
   });
   lenderCatalogueChanged(ctx);
   return findLender(ctx, row.id);

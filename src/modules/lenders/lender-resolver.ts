@@ -43,7 +43,9 @@ export class LenderResolver {
     return management.saveLenderProduct(ctx, lenderId, input);
   }
 
-  @Query(() => [LenderSettings], { description: "Every lender's webhook URLs and its products' complete terms, to edit them (staff, admin scope; never secrets)" })
+  @Query(() => [LenderSettings], {
+    description: "Every lender's webhook URLs and its products' complete terms, to edit them (staff, admin scope; never secrets)",
+  })
   lenderSettings(@Ctx() ctx: ServiceContext): Promise<LenderSettingsResult[]> {
     return listLenderSettings(ctx);
   }

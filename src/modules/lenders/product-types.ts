@@ -1,7 +1,13 @@
 /** The kinds of funding product a lender offers (spec 2.6 `productType`): the lenders module owns them, matching reads them. */
 export const PRODUCT_TYPES = [
-  'ASSET_BACKED_FINANCE', 'COMMERCIAL_PROPERTY', 'E_COMMERCE_FUNDING', 'FIXED_LOAN_TERMS',
-  'INVOICE_FINANCE', 'MERCHANT_CASH_ADVANCE', 'TERM_LOAN', 'TRADE_FINANCE',
+  'ASSET_BACKED_FINANCE',
+  'COMMERCIAL_PROPERTY',
+  'E_COMMERCE_FUNDING',
+  'FIXED_LOAN_TERMS',
+  'INVOICE_FINANCE',
+  'MERCHANT_CASH_ADVANCE',
+  'TERM_LOAN',
+  'TRADE_FINANCE',
 ] as const;
 
 export type ProductType = (typeof PRODUCT_TYPES)[number];

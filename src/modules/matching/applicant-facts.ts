@@ -27,12 +27,7 @@ export interface ProfileForMatching {
   eligibilityRequest: unknown;
 }
 
-export function applicantFacts(
-  profile: ProfileForMatching,
-  answers: Record<string, unknown>,
-  registryGrade: string | undefined,
-  now: Date,
-): ApplicantFacts {
+export function applicantFacts(profile: ProfileForMatching, answers: Record<string, unknown>, registryGrade: string | undefined, now: Date): ApplicantFacts {
   const info = (profile.companyInformation ?? {}) as Doc;
   const financials = (profile.financials ?? {}) as Doc;
   const eligibility = (profile.eligibilityRequest ?? {}) as Doc;

@@ -17,7 +17,12 @@ import { matchProfileById, recordFundingSearch, toFundingSearchResult } from './
 import type { RecordedFundingSearch } from './funding-search-schemas.js';
 import { normaliseSelection, queueReviewSelection, type SelectedLenders } from './review-selection.js';
 
-export async function applyToLenders(ctx: ServiceContext, uuid: unknown, input: CheckedLater<SelectedLenders>, idempotencyKey: unknown): Promise<RecordedFundingSearch> {
+export async function applyToLenders(
+  ctx: ServiceContext,
+  uuid: unknown,
+  input: CheckedLater<SelectedLenders>,
+  idempotencyKey: unknown,
+): Promise<RecordedFundingSearch> {
   const actor = requireAccess(ctx, 'funding.apply');
   const profileId = await findOwnedProfileId(ctx, actor, uuid);
   const requested = input();

@@ -24,7 +24,9 @@ export const UrlSchemaQuery = z.object({
 });
 
 /** A signed, expiring link to the profile funding-search page: REST's `{ url }` and GraphQL's ProfileUrl. */
-export const ProfileUrl = z.strictObject({ url: z.url() }).meta({ id: 'ProfileUrl', description: 'A signed, expiring link to the profile funding-search page' });
+export const ProfileUrl = z
+  .strictObject({ url: z.url() })
+  .meta({ id: 'ProfileUrl', description: 'A signed, expiring link to the profile funding-search page' });
 export type ProfileUrl = z.infer<typeof ProfileUrl>;
 
 export interface FundingSearchLink extends ProfileUrl {

@@ -17,7 +17,9 @@ let auth: Record<string, string>;
 async function answeredProfile(): Promise<string> {
   const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, auth)).json();
   const res = await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, {
-    method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(ACME_ANSWERS),
+    method: 'PUT',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(ACME_ANSWERS),
   });
   expect(res.status).toBe(204);
   return uuid;
@@ -41,7 +43,8 @@ describe('a recorded funding search', () => {
     const first = await (await results(uuid)).json();
     const recorded = async () => ({
       searches: await prisma().fundingSearch.findMany({ where: { profileId: uuid }, select: { id: true, updatedAt: true } }),
-      matches: (await prisma().fundingSearch.findMany({ where: { profileId: uuid }, select: { matchProductIds: true } })).flatMap((s) => s.matchProductIds).length,
+      matches: (await prisma().fundingSearch.findMany({ where: { profileId: uuid }, select: { matchProductIds: true } })).flatMap((s) => s.matchProductIds)
+        .length,
       matchRows: await prisma().fundingMatch.count({ where: { fundingSearch: { profileId: uuid } } }),
       profile: await prisma().profile.findUniqueOrThrow({ where: { id: uuid }, select: { updatedAt: true, legacyFundingSearchId: true } }),
     });
@@ -62,7 +65,9 @@ describe('a recorded funding search', () => {
     const uuid = await answeredProfile();
     const first = await (await results(uuid)).json();
     const res = await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, {
-      method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ ...ACME_ANSWERS, fundingAmount: { value: 90_000, code: 'GBP' } }),
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ACME_ANSWERS, fundingAmount: { value: 90_000, code: 'GBP' } }),
     });
     expect(res.status).toBe(204);
     const changed = await (await results(uuid)).json();
@@ -93,9 +98,21 @@ describe('the product catalogue', () => {
     await catalogueSettled(source());
     const activity = catalogueActivity(source());
 
-    const lender = await prisma().lender.create({ data: { name: 'Late Lender', slug: `late-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications' } });
+    const lender = await prisma().lender.create({
+      data: { name: 'Late Lender', slug: `late-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications' },
+    });
     const product = await prisma().lenderProduct.create({
-      data: { lenderId: lender.id, productType: 'TERM_LOAN', name: 'Late loan', minAmount: 1, maxAmount: 10_000_000, minTermMonths: 0, maxTermMonths: 120, annualRateMin: 5, annualRateMax: 9 },
+      data: {
+        lenderId: lender.id,
+        productType: 'TERM_LOAN',
+        name: 'Late loan',
+        minAmount: 1,
+        maxAmount: 10_000_000,
+        minTermMonths: 0,
+        maxTermMonths: 120,
+        annualRateMin: 5,
+        annualRateMax: 9,
+      },
     });
     lenderCatalogueChanged(source());
     await vi.waitFor(() => expect(catalogueActivity(source()).loads).toBeGreaterThan(activity.loads), { timeout: 60_000, interval: 50 });
@@ -123,9 +140,21 @@ describe('the product catalogue', () => {
     const loads = catalogueActivity(source()).loads;
 
     // Written as the admin CLI writes (no use case, so nothing is published on the bus).
-    const lender = await prisma().lender.create({ data: { name: 'Quiet Lender', slug: `quiet-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications' } });
+    const lender = await prisma().lender.create({
+      data: { name: 'Quiet Lender', slug: `quiet-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications' },
+    });
     const product = await prisma().lenderProduct.create({
-      data: { lenderId: lender.id, productType: 'TERM_LOAN', name: 'Quiet loan', minAmount: 1, maxAmount: 10_000_000, minTermMonths: 0, maxTermMonths: 120, annualRateMin: 5, annualRateMax: 9 },
+      data: {
+        lenderId: lender.id,
+        productType: 'TERM_LOAN',
+        name: 'Quiet loan',
+        minAmount: 1,
+        maxAmount: 10_000_000,
+        minTermMonths: 0,
+        maxTermMonths: 120,
+        annualRateMin: 5,
+        annualRateMax: 9,
+      },
     });
     const afterResponse = await results(uuid);
     const after = await afterResponse.json();
@@ -140,9 +169,14 @@ describe('the product catalogue', () => {
 
   it("a lender's secrets and webhook settings are not a catalogue change; its name is", async () => {
     const revision = async () => Number((await prisma().lenderCatalogueRevision.findUniqueOrThrow({ where: { id: true } })).revision);
-    const lender = await prisma().lender.create({ data: { name: 'Rotating Lender', slug: `rotating-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications' } });
+    const lender = await prisma().lender.create({
+      data: { name: 'Rotating Lender', slug: `rotating-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications' },
+    });
     const created = await revision();
-    await prisma().lender.update({ where: { id: lender.id }, data: { webhookSecret: 'whsec_rotated', applicationUrl: 'https://lender.invalid/v2/applications' } });
+    await prisma().lender.update({
+      where: { id: lender.id },
+      data: { webhookSecret: 'whsec_rotated', applicationUrl: 'https://lender.invalid/v2/applications' },
+    });
     expect(await revision()).toBe(created);
     await prisma().lender.update({ where: { id: lender.id }, data: { name: 'Renamed Lender' } });
     expect(await revision()).toBe(created + 1);
@@ -150,18 +184,46 @@ describe('the product catalogue', () => {
 
   it('reads list columns as stored (enum arrays as their names), and one left NULL as empty', async () => {
     const lender = await prisma().lender.create({
-      data: { name: 'Listed Lender', slug: `listed-lender-${Date.now()}`, applicationUrl: 'https://lender.invalid/applications', requiredDocuments: ['bank statements'] },
+      data: {
+        name: 'Listed Lender',
+        slug: `listed-lender-${Date.now()}`,
+        applicationUrl: 'https://lender.invalid/applications',
+        requiredDocuments: ['bank statements'],
+      },
     });
     const listed = await prisma().lenderProduct.create({
       data: {
-        lenderId: lender.id, productType: 'INVOICE_FINANCE', name: 'Listed', minAmount: 1, maxAmount: 10_000, minTermMonths: 0, maxTermMonths: 12, annualRateMin: 5, annualRateMax: 9,
-        excludedSectors: ['RETAIL', 'PROPERTY'], requiredSectors: ['MANUFACTURING'], companyTypes: ['LIMITED_COMPANY'], countries: ['GB', 'IE'], currencies: ['GBP'],
+        lenderId: lender.id,
+        productType: 'INVOICE_FINANCE',
+        name: 'Listed',
+        minAmount: 1,
+        maxAmount: 10_000,
+        minTermMonths: 0,
+        maxTermMonths: 12,
+        annualRateMin: 5,
+        annualRateMax: 9,
+        excludedSectors: ['RETAIL', 'PROPERTY'],
+        requiredSectors: ['MANUFACTURING'],
+        companyTypes: ['LIMITED_COMPANY'],
+        countries: ['GB', 'IE'],
+        currencies: ['GBP'],
       },
     });
     const bare = await prisma().lenderProduct.create({
-      data: { lenderId: lender.id, productType: 'TERM_LOAN', name: 'Bare', minAmount: 1, maxAmount: 10_000, minTermMonths: 0, maxTermMonths: 12, annualRateMin: 5, annualRateMax: 9 },
+      data: {
+        lenderId: lender.id,
+        productType: 'TERM_LOAN',
+        name: 'Bare',
+        minAmount: 1,
+        maxAmount: 10_000,
+        minTermMonths: 0,
+        maxTermMonths: 12,
+        annualRateMin: 5,
+        annualRateMax: 9,
+      },
     });
-    await prisma().$executeRaw`UPDATE lender_product SET "excludedSectors" = NULL, "requiredSectors" = NULL, "companyTypes" = NULL, countries = NULL, currencies = NULL WHERE id = ${bare.id}`;
+    await prisma()
+      .$executeRaw`UPDATE lender_product SET "excludedSectors" = NULL, "requiredSectors" = NULL, "companyTypes" = NULL, countries = NULL, currencies = NULL WHERE id = ${bare.id}`;
     await prisma().$executeRaw`UPDATE lender SET "requiredDocuments" = NULL WHERE id = ${lender.id}`;
     const loads = catalogueActivity(source()).loads;
     lenderCatalogueChanged(source());
@@ -170,7 +232,13 @@ describe('the product catalogue', () => {
 
     const catalogue = await productCatalogue(source());
     expect(catalogue.productById.get(listed.id)).toMatchObject({
-      excludedSectors: ['RETAIL', 'PROPERTY'], requiredSectors: ['MANUFACTURING'], companyTypes: ['LIMITED_COMPANY'], countries: ['GB', 'IE'], currencies: ['GBP'], minAmount: 1, maxAmount: 10_000,
+      excludedSectors: ['RETAIL', 'PROPERTY'],
+      requiredSectors: ['MANUFACTURING'],
+      companyTypes: ['LIMITED_COMPANY'],
+      countries: ['GB', 'IE'],
+      currencies: ['GBP'],
+      minAmount: 1,
+      maxAmount: 10_000,
     });
     expect(catalogue.productById.get(bare.id)).toMatchObject({ excludedSectors: [], requiredSectors: [], companyTypes: [], countries: [], currencies: [] });
     expect(catalogue.lenders.get(lender.id)?.requiredDocuments).toEqual([]);

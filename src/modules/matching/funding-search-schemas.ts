@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { PRICE_BANDS, PRODUCT_TYPES } from '../lenders/product-types.js';
 import { SelectedLender } from './selection-schemas.js';
 
-
 /** A matched product's type: the catalogue's column is the PostgreSQL enum of these values, so clients get the enum, not text. */
 const ProductType = z.enum(PRODUCT_TYPES).meta({ id: 'ProductType', description: 'Product type (spec 2.3)' });
 

@@ -19,7 +19,15 @@ import { AppError } from '../../kernel/errors.js';
 import { applicantFacts, type ProfileForMatching } from './applicant-facts.js';
 import type { FundingSearchResult, MatchedLender } from './funding-search-schemas.js';
 import { matchProducts, matchReasons, type MatchOutcome, type MatchOptions, type ProductMatch } from './matching-engine.js';
-import { CATALOGUE_REVISION_COLUMN, catalogueAtRevision, productCatalogue, rememberedOutcome, rememberOutcome, type LenderSummaryForMatch, type ProductCatalogue } from './product-catalogue.js';
+import {
+  CATALOGUE_REVISION_COLUMN,
+  catalogueAtRevision,
+  productCatalogue,
+  rememberedOutcome,
+  rememberOutcome,
+  type LenderSummaryForMatch,
+  type ProductCatalogue,
+} from './product-catalogue.js';
 
 /** Callers outside matching (the profile's funding-search page) read the result type from here, with the operations that make it. */
 export type { FundingSearchResult };
@@ -64,7 +72,14 @@ export async function matchProfilesByIds(ctx: ServiceContext, profileIds: readon
   return rows.map((row, i) => matchingOf(ctx, profileIds[i]!, row, grades[i] ?? undefined, catalogue, options));
 }
 
-function matchingOf(ctx: ServiceContext, profileId: string, row: MatchingInput, grade: Grade | undefined, catalogue: ProductCatalogue, options: MatchOptions): ProfileMatching {
+function matchingOf(
+  ctx: ServiceContext,
+  profileId: string,
+  row: MatchingInput,
+  grade: Grade | undefined,
+  catalogue: ProductCatalogue,
+  options: MatchOptions,
+): ProfileMatching {
   const answers = Object.assign({}, ...row.answerSets);
   const facts = applicantFacts(row, answers, grade, ctx.clock.now());
   const request = searchRequest(row.eligibilityRequest);
@@ -83,7 +98,9 @@ function matchingOf(ctx: ServiceContext, profileId: string, row: MatchingInput, 
     outcome,
     catalogue,
     request,
-    inputHash: createHash('sha256').update(JSON.stringify({ catalogue: catalogue.criteriaVersion, request, inputs })).digest('hex'),
+    inputHash: createHash('sha256')
+      .update(JSON.stringify({ catalogue: catalogue.criteriaVersion, request, inputs }))
+      .digest('hex'),
     latestSearchId: row.legacyFundingSearchId,
     latestSearchInputHash: row.latestSearchInputHash,
     reasonsOf: (match) => (match.reasons.length ? match.reasons : (match.reasons = reasonsFor()(match))),
@@ -345,7 +362,15 @@ export function toFundingSearchResult({ outcome, catalogue, request, reasonsOf }
     // Shared by the searches of one outcome: callers filter into new arrays, never change it.
     matches: matches as SearchMatch[],
     explanation: explain
-      ? { missing: outcome.missing, rejections: outcome.rejections.map((r) => ({ lender: { id: r.lenderId }, product: productTypeOf(r.productType), productId: r.productId, reasons: r.reasons })) }
+      ? {
+          missing: outcome.missing,
+          rejections: outcome.rejections.map((r) => ({
+            lender: { id: r.lenderId },
+            product: productTypeOf(r.productType),
+            productId: r.productId,
+            reasons: r.reasons,
+          })),
+        }
       : null,
   };
 }

@@ -27,7 +27,9 @@ export class ProfileMatchesResolver {
     return profileMatches(ctx, uuid, checkLater(MatchQuery, { productTypes, explain: String(explain) }, 'Query'));
   }
 
-  @FieldResolver(() => FundingSearch, { description: 'Eligible lender products; explain adds why each other product did not match (access row Profile.matches)' })
+  @FieldResolver(() => FundingSearch, {
+    description: 'Eligible lender products; explain adds why each other product did not match (access row Profile.matches)',
+  })
   matches(
     @Root() profile: Profile,
     @Arg('productTypes', () => [String], { nullable: true }) productTypes: string[] | undefined,
@@ -47,7 +49,7 @@ export class ApplyResolver {
   @Mutation(() => FundingSearch, { description: 'POST /profiles/{uuid}/funding/apply: 1-4 preferred lenders to the review queue' })
   applyToLenders(
     @Arg('profileId', () => ID) profileId: string,
-    @Arg('selection', () => [SelectedLenderInput], { description: '1 to 4 lenders among the profile\'s current matches' }) selection: unknown[],
+    @Arg('selection', () => [SelectedLenderInput], { description: "1 to 4 lenders among the profile's current matches" }) selection: unknown[],
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
     @Ctx() ctx: ServiceContext,
   ): Promise<FundingSearchResult> {
@@ -57,7 +59,8 @@ export class ApplyResolver {
   @Query(() => ReviewQueuePage, { description: "A page of the funding specialists' review queue (staff), newest first" })
   reviewQueue(
     @Arg('state', () => String, { nullable: true }) state: string | undefined,
-    @Arg('first', () => Int, { nullable: true, description: `Selections in the page: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}` }) first: number | undefined,
+    @Arg('first', () => Int, { nullable: true, description: `Selections in the page: ${DEFAULT_PAGE_SIZE} unless given, at most ${MAX_PAGE_SIZE}` })
+    first: number | undefined,
     @Arg('after', () => String, { nullable: true, description: "The previous page's pageInfo.endCursor" }) after: string | undefined,
     @Ctx() ctx: ServiceContext,
   ): Promise<ReviewQueuePageResult> {

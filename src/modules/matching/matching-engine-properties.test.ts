@@ -8,7 +8,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_TYPES } from '../lenders/product-types.js';
-import { formatMoney, indexProducts, matchProducts, matchReasons, reasonTextSteps, type ApplicantFacts, type MatchOptions, type ProductCriteria } from './matching-engine.js';
+import {
+  formatMoney,
+  indexProducts,
+  matchProducts,
+  matchReasons,
+  reasonTextSteps,
+  type ApplicantFacts,
+  type MatchOptions,
+  type ProductCriteria,
+} from './matching-engine.js';
 import { formatMoney as formatMoneyReference, matchProductsReference } from '../../../test/support/matching-engine-reference.js';
 
 const SECTORS = ['MANUFACTURING', 'RETAIL', 'CONSTRUCTION'];
@@ -36,21 +45,24 @@ const product: fc.Arbitrary<ProductCriteria> = fc
     currencies: fc.constantFrom(['GBP'], ['GBP'], [], ['EUR', 'GBP']),
     requirements: fc.oneof(
       { weight: 3, arbitrary: fc.constant({}) },
-      { weight: 2, arbitrary: fc.record(
       {
-        raisesInvoices: fc.boolean(),
-        cardPayments: fc.boolean(),
-        minAverageCardSales: money(2_500, 8),
-        ownsAsset: fc.boolean(),
-        needsAsset: fc.boolean(),
-        purchaseOrders: fc.boolean(),
-        property: fc.boolean(),
-        homeownerDirector: fc.boolean(),
-        personalGuarantee: fc.boolean(),
-        governmentBacked: fc.boolean(),
+        weight: 2,
+        arbitrary: fc.record(
+          {
+            raisesInvoices: fc.boolean(),
+            cardPayments: fc.boolean(),
+            minAverageCardSales: money(2_500, 8),
+            ownsAsset: fc.boolean(),
+            needsAsset: fc.boolean(),
+            purchaseOrders: fc.boolean(),
+            property: fc.boolean(),
+            homeownerDirector: fc.boolean(),
+            personalGuarantee: fc.boolean(),
+            governmentBacked: fc.boolean(),
+          },
+          { requiredKeys: [] },
+        ),
       },
-      { requiredKeys: [] },
-    ) },
     ),
     arrangementFeePct: fc.constantFrom(0, 1, 2.5),
     earlyRepaymentFeePct: fc.constantFrom(0, 1),
@@ -106,7 +118,9 @@ describe('the indexed engine equals exhaustive evaluation', () => {
   });
 
   it('with every essential fact known and no explanation (the indexed path), matches are found and equal', () => {
-    const complete = facts.filter((f) => f.amount !== undefined && f.annualRevenue !== undefined && f.tradingMonths !== undefined && f.companyType !== undefined && f.sector !== undefined);
+    const complete = facts.filter(
+      (f) => f.amount !== undefined && f.annualRevenue !== undefined && f.tradingMonths !== undefined && f.companyType !== undefined && f.sector !== undefined,
+    );
     let matched = 0;
     fc.assert(
       fc.property(fc.array(product, { minLength: 20, maxLength: 80 }), complete, fc.boolean(), (products, applicant, reasons) => {
@@ -124,29 +138,42 @@ describe('the indexed engine equals exhaustive evaluation', () => {
   });
 
   it('reasons asked for on demand (matchReasons) equal those the reference gives every match', () => {
-    const complete = facts.filter((f) => f.amount !== undefined && f.annualRevenue !== undefined && f.tradingMonths !== undefined && f.companyType !== undefined && f.sector !== undefined);
+    const complete = facts.filter(
+      (f) => f.amount !== undefined && f.annualRevenue !== undefined && f.tradingMonths !== undefined && f.companyType !== undefined && f.sector !== undefined,
+    );
     // A catalogue's product ids are its primary keys: matchReasons finds a product by its id, in a
     // table by id when the ids lie close together, else in a Map (ids spread a million apart).
     const catalogue = fc.uniqueArray(product, { minLength: 20, maxLength: 80, selector: (p) => p.productId });
     let matched = 0;
     fc.assert(
-      fc.property(catalogue, fc.array(complete, { minLength: 1, maxLength: 3 }), subset(PRODUCT_TYPES), fc.boolean(), fc.boolean(), (generated, applicants, productTypes, formattedAhead, idsSpread) => {
-        const products = idsSpread ? generated.map((p) => ({ ...p, productId: p.productId * 1_000_000 })) : generated;
-        const index = indexProducts(products);
-        // As the catalogue's load does: the products' halves formatted before any search.
-        if (formattedAhead) for (const _ of reasonTextSteps(index, 7));
-        // Several searches over one catalogue, their reasons asked for in turns, as concurrent
-        // requests may: each search's reasons are its own applicant's.
-        const searches = applicants.map((applicant) => ({ reasonsOf: matchReasons(applicant, index), matches: matchProducts(applicant, index, { productTypes }).matches, reasons: [] as string[][] }));
-        for (let k = 0; searches.some((s) => k < s.matches.length); k++) {
-          for (const s of searches) if (k < s.matches.length) s.reasons.push(s.reasonsOf(s.matches[k]!));
-        }
-        applicants.forEach((applicant, i) => {
-          const expected = matchProductsReference(applicant, products, { productTypes, reasons: true });
-          expect(searches[i]!.matches.map((m, k) => ({ ...m, reasons: searches[i]!.reasons[k] }))).toEqual(expected.matches);
-          matched += expected.matches.length;
-        });
-      }),
+      fc.property(
+        catalogue,
+        fc.array(complete, { minLength: 1, maxLength: 3 }),
+        subset(PRODUCT_TYPES),
+        fc.boolean(),
+        fc.boolean(),
+        (generated, applicants, productTypes, formattedAhead, idsSpread) => {
+          const products = idsSpread ? generated.map((p) => ({ ...p, productId: p.productId * 1_000_000 })) : generated;
+          const index = indexProducts(products);
+          // As the catalogue's load does: the products' halves formatted before any search.
+          if (formattedAhead) for (const _ of reasonTextSteps(index, 7));
+          // Several searches over one catalogue, their reasons asked for in turns, as concurrent
+          // requests may: each search's reasons are its own applicant's.
+          const searches = applicants.map((applicant) => ({
+            reasonsOf: matchReasons(applicant, index),
+            matches: matchProducts(applicant, index, { productTypes }).matches,
+            reasons: [] as string[][],
+          }));
+          for (let k = 0; searches.some((s) => k < s.matches.length); k++) {
+            for (const s of searches) if (k < s.matches.length) s.reasons.push(s.reasonsOf(s.matches[k]!));
+          }
+          applicants.forEach((applicant, i) => {
+            const expected = matchProductsReference(applicant, products, { productTypes, reasons: true });
+            expect(searches[i]!.matches.map((m, k) => ({ ...m, reasons: searches[i]!.reasons[k] }))).toEqual(expected.matches);
+            matched += expected.matches.length;
+          });
+        },
+      ),
       { numRuns: 1000 },
     );
     expect(matched).toBeGreaterThan(50);
@@ -170,8 +197,23 @@ describe('the indexed engine equals exhaustive evaluation', () => {
         currencies: inCurrencies,
       }));
     const applicant = fc
-      .tuple(facts, fc.constantFrom(...sectors), fc.constantFrom(...companyTypes), fc.constantFrom(...countries), fc.constantFrom(...currencies), money(10_000, 30))
-      .map(([f, sector, companyType, countryCode, code, value]) => ({ ...f, sector, companyType, countryCode, amount: { code, value }, annualRevenue: f.annualRevenue ?? { code: 'GBP', value: 1e6 }, tradingMonths: f.tradingMonths ?? 60 }));
+      .tuple(
+        facts,
+        fc.constantFrom(...sectors),
+        fc.constantFrom(...companyTypes),
+        fc.constantFrom(...countries),
+        fc.constantFrom(...currencies),
+        money(10_000, 30),
+      )
+      .map(([f, sector, companyType, countryCode, code, value]) => ({
+        ...f,
+        sector,
+        companyType,
+        countryCode,
+        amount: { code, value },
+        annualRevenue: f.annualRevenue ?? { code: 'GBP', value: 1e6 },
+        tradingMonths: f.tradingMonths ?? 60,
+      }));
     let matched = 0;
     fc.assert(
       fc.property(fc.array(wide, { minLength: 40, maxLength: 120 }), applicant, fc.boolean(), (products, f, reasons) => {

@@ -57,7 +57,12 @@ describe('each criterion includes and excludes', () => {
     ['country', { countries: ['ZA'] }, {}, 'the product lends only in ZA'],
     ['invoices', { requirements: { raisesInvoices: true } }, {}, 'the product needs invoices to finance (raiseInvoices)'],
     ['card payments', { requirements: { cardPayments: true } }, {}, 'the product needs card payments (cardPayments)'],
-    ['card sales', { requirements: { minAverageCardSales: 15_000 } }, { averageCardSales: 7_500 }, "average card sales £7,500 below the product's minimum £15,000"],
+    [
+      'card sales',
+      { requirements: { minAverageCardSales: 15_000 } },
+      { averageCardSales: 7_500 },
+      "average card sales £7,500 below the product's minimum £15,000",
+    ],
     ['owned assets', { requirements: { ownsAsset: true } }, {}, 'the product needs assets the business owns (businessOwnsAssets)'],
     ['asset funding', { requirements: { needsAsset: true } }, {}, 'the product funds assets only (fundingAsset)'],
     ['purchase orders', { requirements: { purchaseOrders: true } }, {}, 'the product needs purchase orders to fund (purchaseOrders)'],

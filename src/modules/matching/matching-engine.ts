@@ -327,7 +327,8 @@ function matchedReasons(facts: ApplicantFacts, texts: MatchedTexts, index: Produ
   if ((flags & CARD_SALES_MINIMUM) !== 0) {
     const currency = index.products[position]!.currencies[0] ?? 'GBP';
     let sales = texts.cardSales.get(currency);
-    if (sales === undefined) texts.cardSales.set(currency, (sales = `average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`));
+    if (sales === undefined)
+      texts.cardSales.set(currency, (sales = `average card sales ${formatMoney(facts.averageCardSales ?? 0, currency)} meet the minimum`));
     reasons[n++] = sales;
   }
   if ((flags & NEED_OWNED_ASSET) !== 0) reasons[n++] = 'the business owns assets';
@@ -388,7 +389,8 @@ function explainProduct(facts: ApplicantFacts, texts: ApplicantTexts, p: Product
   if (!(trading >= p.minTradingMonths)) failed.push(`trading for ${trading} months, the product needs at least ${p.minTradingMonths}`);
   const revenue = facts.annualRevenue!;
   if (!(revenue.value >= p.minAnnualRevenue)) failed.push(`revenue ${texts.revenue} below the product's minimum ${money.minAnnualRevenue[position]}`);
-  if (facts.grade !== undefined && !(gradeRank(facts.grade) <= gradeRank(p.minGrade))) failed.push(`credit grade ${facts.grade} below the product's minimum ${p.minGrade}`);
+  if (facts.grade !== undefined && !(gradeRank(facts.grade) <= gradeRank(p.minGrade)))
+    failed.push(`credit grade ${facts.grade} below the product's minimum ${p.minGrade}`);
   const sector = facts.sector!;
   if (p.excludedSectors.includes(sector)) failed.push(`the product excludes the ${texts.sector} sector`);
   if (p.requiredSectors.length && !p.requiredSectors.includes(sector)) failed.push(`the product lends only to ${p.requiredSectors.map(readable).join(', ')}`);
@@ -565,7 +567,12 @@ const HAS_REQUIRED_SECTORS = 4096;
 const HAS_COMPANY_TYPES = 8192;
 
 function reasonFlagsOf(p: ProductCriteria): number {
-  return needsOf(p.requirements) | (p.minTermMonths > 0 ? HAS_TERM_RANGE : 0) | (p.requiredSectors.length ? HAS_REQUIRED_SECTORS : 0) | (p.companyTypes.length ? HAS_COMPANY_TYPES : 0);
+  return (
+    needsOf(p.requirements) |
+    (p.minTermMonths > 0 ? HAS_TERM_RANGE : 0) |
+    (p.requiredSectors.length ? HAS_REQUIRED_SECTORS : 0) |
+    (p.companyTypes.length ? HAS_COMPANY_TYPES : 0)
+  );
 }
 
 function needsOf(r: ProductRequirements): number {
@@ -596,7 +603,8 @@ function needsMetBy(facts: ApplicantFacts): number {
     (facts.personalGuarantee === true ? NEED_GUARANTEE : 0)
   );
 }
-const ALL_NEEDS = NEED_INVOICES | NEED_CARD_PAYMENTS | NEED_OWNED_ASSET | NEED_ASSET_FUNDING | NEED_PURCHASE_ORDERS | NEED_PROPERTY | NEED_HOMEOWNER | NEED_GUARANTEE;
+const ALL_NEEDS =
+  NEED_INVOICES | NEED_CARD_PAYMENTS | NEED_OWNED_ASSET | NEED_ASSET_FUNDING | NEED_PURCHASE_ORDERS | NEED_PROPERTY | NEED_HOMEOWNER | NEED_GUARANTEE;
 
 /** A minimum that is not a number never rejects (`amount < NaN` is false): it sorts first. */
 const amountKey = (value: number) => (Number.isNaN(value) ? -Infinity : value);
@@ -682,7 +690,11 @@ export function* indexingSteps(products: readonly ProductCriteria[]): Generator<
     byType.set(type, yield* bucketSteps(products, positions, lists));
     yield;
   }
-  const all = yield* bucketSteps(products, products.map((_, i) => i), lists);
+  const all = yield* bucketSteps(
+    products,
+    products.map((_, i) => i),
+    lists,
+  );
   return {
     products,
     all,
@@ -783,7 +795,12 @@ interface Applicant {
  */
 function accepts(a: Applicant, bucket: ProductBucket, i: number, products: readonly ProductCriteria[]): boolean {
   if (a.amount > bucket.maxAmount[i]!) return false;
-  if (a.periodMonths !== undefined && bucket.minTermMonths[i]! > 0 && !(a.periodMonths >= bucket.minTermMonths[i]! && a.periodMonths <= bucket.maxTermMonths[i]!)) return false;
+  if (
+    a.periodMonths !== undefined &&
+    bucket.minTermMonths[i]! > 0 &&
+    !(a.periodMonths >= bucket.minTermMonths[i]! && a.periodMonths <= bucket.maxTermMonths[i]!)
+  )
+    return false;
   if (!(a.tradingMonths >= bucket.minTradingMonths[i]!)) return false;
   if (!(a.revenue >= bucket.minAnnualRevenue[i]!)) return false;
   if (a.gradeRank !== undefined && a.gradeRank > bucket.minGradeRank[i]!) return false;
@@ -857,7 +874,14 @@ const NO_REASONS: string[] = Object.freeze([]) as unknown as string[];
 
 /** The one place a match is made, so that every match has the same shape. */
 function matchOf(index: ProductIndex, position: number, likelihood: number, costPct: number, reasons: string[]): ProductMatch {
-  return { productId: index.productIds[position]!, lenderId: index.lenderIds[position]!, productType: index.productTypes[position]!, likelihood, costPct, reasons };
+  return {
+    productId: index.productIds[position]!,
+    lenderId: index.lenderIds[position]!,
+    productType: index.productTypes[position]!,
+    likelihood,
+    costPct,
+    reasons,
+  };
 }
 
 /**
@@ -883,7 +907,13 @@ function ranked(found: Found, reasonsOf: ((position: number) => string[]) | null
   }
   const { positions, likelihoods, costs } = found.scratch;
   const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((a, b) => likelihoods[b]! - likelihoods[a]! || costs[a]! - costs[b]! || products[positions[a]!]!.productId - products[positions[b]!]!.productId || positions[a]! - positions[b]!);
+  order.sort(
+    (a, b) =>
+      likelihoods[b]! - likelihoods[a]! ||
+      costs[a]! - costs[b]! ||
+      products[positions[a]!]!.productId - products[positions[b]!]!.productId ||
+      positions[a]! - positions[b]!,
+  );
   for (const i of order) {
     const position = positions[i]!;
     matches.push(matchOf(index, position, likelihoods[i]!, costs[i]!, reasonsOf ? reasonsOf(position) : NO_REASONS));

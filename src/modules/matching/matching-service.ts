@@ -12,7 +12,8 @@ import { findRecordedSearches, matchProfileById, matchProfilesByIds, recordFundi
 import type { FundingSearchResult, RecordedFundingSearch } from './funding-search-schemas.js';
 import { PRODUCT_TYPES } from '../lenders/product-types.js';
 
-const asList = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter(Boolean));
+const asList = (value: unknown) =>
+  value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(',')).filter(Boolean);
 
 /**
  * A search's options as REST's query string writes them (GraphQL's arguments are parsed with it

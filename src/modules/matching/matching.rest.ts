@@ -47,12 +47,12 @@ export function toFundingSearchBody(result: RecordedFundingSearch): FundingSearc
 
 function bodyMatches(result: RecordedFundingSearch, explained: boolean): BodyMatch[] {
   return result.matches.map((m) => ({
-      lender: { id: m.lender.id },
-      product: m.product,
-      productId: m.productId,
-      productName: m.productName,
-      likelihood: { value: m.likelihood },
-      instantOffer: m.instantOffer,
-      ...(explained ? { reasons: m.reasons } : {}),
+    lender: { id: m.lender.id },
+    product: m.product,
+    productId: m.productId,
+    productName: m.productName,
+    likelihood: { value: m.likelihood },
+    instantOffer: m.instantOffer,
+    ...(explained ? { reasons: m.reasons } : {}),
   }));
 }

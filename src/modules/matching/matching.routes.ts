@@ -29,14 +29,19 @@ export const matchingRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/funding/matches/results`,
     operationId: 'FundingController_matchResults',
     summary: 'Get matches',
-    description: "The FundingSearch: the lender products that match the profile, by likelihood of acceptance, then cost. `productTypes` narrows it to those products; `explain=true` adds why each product matched or not. Its `id` is what applying refers to.",
+    description:
+      'The FundingSearch: the lender products that match the profile, by likelihood of acceptance, then cost. `productTypes` narrows it to those products; `explain=true` adds why each product matched or not. Its `id` is what applying refers to.',
     access: 'funding.read',
     example: { summary: 'Every product type, with the reasons', query: { explain: 'true' } },
     query: MatchQuery,
     response: FundingSearchBody,
     successStatus: 200,
     surface: 'marketplaceV1',
-    records: { what: 'funding search', description: 'A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile\'s latest; repeating the latest search writes nothing.' },
+    records: {
+      what: 'funding search',
+      description:
+        "A search with new inputs is recorded (its id is what an apply refers to) and becomes the profile's latest; repeating the latest search writes nothing.",
+    },
     handle: async (ctx, req) => toFundingSearchBody(await matching.matchResults(ctx, req.params.uuid, req.query)),
   }),
   routeCheckedInOperation({
@@ -45,7 +50,8 @@ export const matchingRoutes: RouteDefinition[] = [
     operationId: 'FundingController_apply',
     summary: 'Apply to preferred lenders',
     description:
-      "Sends 1 to 4 preferred lenders (each with the matched products wanted) from the profile's latest matches to a funding specialist for review; nothing is sent to lenders yet and no credit check is made. More than 4, or a lender or product that does not match, is a 400. " + IDEMPOTENT_DESCRIPTION,
+      "Sends 1 to 4 preferred lenders (each with the matched products wanted) from the profile's latest matches to a funding specialist for review; nothing is sent to lenders yet and no credit check is made. More than 4, or a lender or product that does not match, is a 400. " +
+      IDEMPOTENT_DESCRIPTION,
     access: 'funding.apply',
     example: {
       summary: 'Two preferred lenders from the matches (Fleetway Capital and Ledgerline Invoice Finance in the demo catalogue)',
@@ -67,7 +73,8 @@ export const matchingRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/url-schemas/:type`,
     operationId: 'ProfileController_urlSchema',
     summary: "Get a link to the profile's funding search page",
-    description: 'A signed, expiring link to the page where the business sees its matches and applies (`type`: `funding-search`), as `{ url }`; with `redirect=true`, a 302 to it instead. Another type is a 400.',
+    description:
+      'A signed, expiring link to the page where the business sees its matches and applies (`type`: `funding-search`), as `{ url }`; with `redirect=true`, a 302 to it instead. Another type is a 400.',
     access: 'profiles.read',
     example: { params: { type: 'funding-search' }, query: { redirect: 'false' } },
     query: UrlSchemaQuery,

@@ -8,12 +8,13 @@ let app: TestApp;
 let auth: Record<string, string>;
 let acme: string;
 
-
 async function profileWith(answers: object | null): Promise<string> {
   const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, auth)).json();
   if (answers) {
     const res = await fetch(`${app.url}/api/marketplace/v1/questionnaires/introducer-all-funding-products/profiles/${uuid}/answers`, {
-      method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(answers),
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(answers),
     });
     expect(res.status).toBe(204);
   }
@@ -107,7 +108,8 @@ describe('POST /profiles/{uuid}/funding/apply', () => {
   async function matchedLenders(uuid: string, count: number): Promise<Array<{ lenderId: number; products: string[] }>> {
     const search = await (await get(`/profiles/${uuid}/funding/matches/results`)).json();
     const byLender = new Map<number, string[]>();
-    for (const m of search.matches as Array<{ lender: { id: number }; product: string }>) byLender.set(m.lender.id, [...(byLender.get(m.lender.id) ?? []), m.product]);
+    for (const m of search.matches as Array<{ lender: { id: number }; product: string }>)
+      byLender.set(m.lender.id, [...(byLender.get(m.lender.id) ?? []), m.product]);
     return [...byLender.entries()].slice(0, count).map(([lenderId, products]) => ({ lenderId, products }));
   }
 
@@ -125,7 +127,10 @@ describe('POST /profiles/{uuid}/funding/apply', () => {
     // A profile has one selection waiting for review: the second apply replaced the first (issue 25).
     const rows = await queue(uuid);
     expect(rows).toHaveLength(2);
-    expect(rows.map((r) => [(r.selection as unknown[]).length, r.state]).sort()).toEqual([[1, 'CLOSED'], [4, 'PENDING_REVIEW']]);
+    expect(rows.map((r) => [(r.selection as unknown[]).length, r.state]).sort()).toEqual([
+      [1, 'CLOSED'],
+      [4, 'PENDING_REVIEW'],
+    ]);
   });
 
   it("writes the chosen lenders' matches as funding_match rows, with the search's reasons, and no other lender's", async () => {
@@ -154,12 +159,17 @@ describe('POST /profiles/{uuid}/funding/apply', () => {
     const uuid = await profileWith(ACME_ANSWERS);
     const none = await apply(uuid, []);
     expect(none.status).toBe(400);
-    const five = await apply(uuid, [1, 2, 3, 4, 5].map((lenderId) => ({ lenderId, products: ['TERM_LOAN'] })));
+    const five = await apply(
+      uuid,
+      [1, 2, 3, 4, 5].map((lenderId) => ({ lenderId, products: ['TERM_LOAN'] })),
+    );
     expect(five.status).toBe(400);
     expect((await five.json()).errors[0].message).toContain('at most 4');
     const unmatched = await apply(uuid, [{ lenderId: 999999, products: ['TERM_LOAN'] }]);
     expect(unmatched.status).toBe(422);
-    expect((await unmatched.json()).errors).toEqual([{ pointer: '/0/products/0', message: "lender 999999 has no TERM_LOAN among this profile's current matches" }]);
+    expect((await unmatched.json()).errors).toEqual([
+      { pointer: '/0/products/0', message: "lender 999999 has no TERM_LOAN among this profile's current matches" },
+    ]);
     expect(await queue(uuid)).toEqual([]);
   });
 
@@ -193,7 +203,10 @@ describe('GraphQL', () => {
     expect(res.errors).toBeUndefined();
     const search = res.data?.profile.matches;
     expect(res.data?.profile.companyName).toBe('ACME WIDGETS LIMITED');
-    expect(search.matches[0]).toMatchObject({ lender: { id: expect.any(Number), name: expect.any(String), average: expect.any(String) }, reasons: expect.any(Array) });
+    expect(search.matches[0]).toMatchObject({
+      lender: { id: expect.any(Number), name: expect.any(String), average: expect.any(String) },
+      reasons: expect.any(Array),
+    });
     const rest = await (await get(`/profiles/${uuid}/funding/matches/results?explain=true`)).json();
     expect(search.explanation).toEqual(rest.explanation);
     expect(search.explanation.missing).toEqual([]);
@@ -209,10 +222,25 @@ describe('GraphQL', () => {
     const tooMany = await graphql(app.url, 'mutation($u: ID!) { applyToLenders(profileId: $u, selection: []) { id } }', { u: uuid }, auth);
     expect(tooMany.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST' });
 
-    await createAccountWithUser(app.runtime.database.prisma, { environment: 'demo', accountName: 'staff', email: 'specialist@example.test', password: 'specialist-password', role: 'STAFF' });
+    await createAccountWithUser(app.runtime.database.prisma, {
+      environment: 'demo',
+      accountName: 'staff',
+      email: 'specialist@example.test',
+      password: 'specialist-password',
+      role: 'STAFF',
+    });
     const staff = bearer(await signIn(app, 'specialist@example.test', 'specialist-password'));
-    const queue = await graphql(app.url, '{ reviewQueue(state: "PENDING_REVIEW", first: 200) { nodes { profileId state selection { lenderId products } } } }', {}, staff);
-    expect(queue.data?.reviewQueue.nodes).toContainEqual({ profileId: uuid, state: 'PENDING_REVIEW', selection: [{ lenderId: first.lender.id, products: [first.product] }] });
+    const queue = await graphql(
+      app.url,
+      '{ reviewQueue(state: "PENDING_REVIEW", first: 200) { nodes { profileId state selection { lenderId products } } } }',
+      {},
+      staff,
+    );
+    expect(queue.data?.reviewQueue.nodes).toContainEqual({
+      profileId: uuid,
+      state: 'PENDING_REVIEW',
+      selection: [{ lenderId: first.lender.id, products: [first.product] }],
+    });
     const notStaff = await graphql(app.url, '{ reviewQueue { nodes { id } } }', {}, auth);
     expect(notStaff.errors?.[0]?.extensions).toMatchObject({ code: 'FORBIDDEN' });
   });

@@ -252,10 +252,30 @@ async function load({ db, environment }: CatalogueSource): Promise<{ catalogue: 
     .where('l.active', '=', true)
     .where('l.environment', '=', environment)
     .select([
-      'p.id', 'p.lenderId', 'p.productType', 'p.name', 'p.instantOffer', 'p.minAmount', 'p.maxAmount', 'p.minTermMonths', 'p.maxTermMonths',
-      'p.minTradingMonths', 'p.minAnnualRevenue', 'p.minGrade', 'p.requirements', 'p.arrangementFeePct',
-      'p.earlyRepaymentFeePct', 'p.exitFeePct', 'p.annualRateMin', 'p.annualRateMax', 'p.likelihoodBase',
-      'l.name as lenderName', 'l.logo', 'l.description', 'l.priceBand', 'l.responseTimeHours',
+      'p.id',
+      'p.lenderId',
+      'p.productType',
+      'p.name',
+      'p.instantOffer',
+      'p.minAmount',
+      'p.maxAmount',
+      'p.minTermMonths',
+      'p.maxTermMonths',
+      'p.minTradingMonths',
+      'p.minAnnualRevenue',
+      'p.minGrade',
+      'p.requirements',
+      'p.arrangementFeePct',
+      'p.earlyRepaymentFeePct',
+      'p.exitFeePct',
+      'p.annualRateMin',
+      'p.annualRateMax',
+      'p.likelihoodBase',
+      'l.name as lenderName',
+      'l.logo',
+      'l.description',
+      'l.priceBand',
+      'l.responseTimeHours',
       sql<string[] | null>`to_json(p.countries)`.as('countries'),
       sql<string[] | null>`to_json(p.currencies)`.as('currencies'),
       sql<string[] | null>`to_json(l."requiredDocuments")`.as('requiredDocuments'),
@@ -331,7 +351,18 @@ async function load({ db, environment }: CatalogueSource): Promise<{ catalogue: 
   const index = step.value;
   // The reasons' product halves too, so the first search over this snapshot does not format them.
   for (const _ of reasonTextSteps(index, ROWS_PER_STEP)) await nextTurn();
-  const catalogue = { version: hash.digest('hex'), criteriaVersion: criteriaHash.digest('hex'), products, index, lenders, matchedLenders, productById, outcomes: new Map(), rememberedMatches: 0, computedOutcomes: 0 };
+  const catalogue = {
+    version: hash.digest('hex'),
+    criteriaVersion: criteriaHash.digest('hex'),
+    products,
+    index,
+    lenders,
+    matchedLenders,
+    productById,
+    outcomes: new Map(),
+    rememberedMatches: 0,
+    computedOutcomes: 0,
+  };
   return { catalogue, revision };
 }
 

@@ -28,5 +28,5 @@ export const ReviewActionRecord = z
     text: z.string().nullable().describe('The reason (reject, return) or the note'),
     createdAt: z.iso.datetime(),
   })
-  .meta({ id: 'ReviewAction', description: "An action on a review selection (its audit trail); notes are the NOTE actions" });
+  .meta({ id: 'ReviewAction', description: 'An action on a review selection (its audit trail); notes are the NOTE actions' });
 export type ReviewActionRecord = z.infer<typeof ReviewActionRecord>;

@@ -29,9 +29,27 @@ const SUBMIT = 'mutation($s: ID!) { submitReviewedSelection(selectionId: $s) { s
 beforeAll(async () => {
   app = await startTestApp();
   integrator = await signUpIntegrator(app);
-  await createAccountWithUser(db(), { environment: 'demo', accountName: 'specialists-r', email: 'review-a@example.test', password: 'review-a-password', role: 'STAFF' });
-  await createAccountWithUser(db(), { environment: 'demo', accountName: 'specialists-r2', email: 'review-b@example.test', password: 'review-b-password', role: 'STAFF' });
-  await createAccountWithUser(db(), { environment: 'demo', accountName: 'admins-r', email: 'admin-r@example.test', password: 'admin-r-password', role: 'ADMIN' });
+  await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'specialists-r',
+    email: 'review-a@example.test',
+    password: 'review-a-password',
+    role: 'STAFF',
+  });
+  await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'specialists-r2',
+    email: 'review-b@example.test',
+    password: 'review-b-password',
+    role: 'STAFF',
+  });
+  await createAccountWithUser(db(), {
+    environment: 'demo',
+    accountName: 'admins-r',
+    email: 'admin-r@example.test',
+    password: 'admin-r-password',
+    role: 'ADMIN',
+  });
   staff = bearer(await signIn(app, 'review-a@example.test', 'review-a-password'));
   otherStaff = bearer(await signIn(app, 'review-b@example.test', 'review-b-password'));
   accountAdmin = bearer(await signIn(app, 'admin-r@example.test', 'admin-r-password'));
@@ -93,18 +111,35 @@ describe('the actions and their states', () => {
     const taken = await graphql(app.url, ASSIGN, { s: selectionId }, staff);
     expect(taken.data?.assignReviewSelectionToMe).toEqual({ id: selectionId, state: 'IN_REVIEW', assignee: { email: 'review-a@example.test' } });
     const queue = await graphql(app.url, '{ reviewQueue(first: 200) { nodes { id state company { name number } assignee { email } } } }', {}, staff);
-    expect(queue.data?.reviewQueue.nodes).toContainEqual({ id: selectionId, state: 'IN_REVIEW', company: { name: 'ACME WIDGETS LIMITED', number: '09876543' }, assignee: { email: 'review-a@example.test' } });
+    expect(queue.data?.reviewQueue.nodes).toContainEqual({
+      id: selectionId,
+      state: 'IN_REVIEW',
+      company: { name: 'ACME WIDGETS LIMITED', number: '09876543' },
+      assignee: { email: 'review-a@example.test' },
+    });
     const over = await graphql(app.url, ASSIGN, { s: selectionId }, otherStaff);
     expect(over.data?.assignReviewSelectionToMe.assignee).toEqual({ email: 'review-b@example.test' });
     const trail = await db().reviewAction.findMany({ where: { selectionId }, orderBy: { createdAt: 'asc' }, include: { actor: true } });
-    expect(trail.map((t) => [t.kind, t.actor?.email])).toEqual([['ASSIGNED', 'review-a@example.test'], ['ASSIGNED', 'review-b@example.test']]);
+    expect(trail.map((t) => [t.kind, t.actor?.email])).toEqual([
+      ['ASSIGNED', 'review-a@example.test'],
+      ['ASSIGNED', 'review-b@example.test'],
+    ]);
   });
 
   it('notes: staff-only, listed on the review with their author, in any state', async () => {
     const { selectionId } = await waitingSelection();
     const added = await graphql(app.url, NOTE, { s: selectionId, t: 'Called the director: accounts due Friday' }, staff);
-    expect(added.data?.addReviewNote).toMatchObject({ kind: 'NOTE', text: 'Called the director: accounts due Friday', actor: { email: 'review-a@example.test' } });
-    const review = await graphql(app.url, 'query($s: ID!) { reviewSelection(selectionId: $s) { notes { text actor { email } } history { kind } } }', { s: selectionId }, staff);
+    expect(added.data?.addReviewNote).toMatchObject({
+      kind: 'NOTE',
+      text: 'Called the director: accounts due Friday',
+      actor: { email: 'review-a@example.test' },
+    });
+    const review = await graphql(
+      app.url,
+      'query($s: ID!) { reviewSelection(selectionId: $s) { notes { text actor { email } } history { kind } } }',
+      { s: selectionId },
+      staff,
+    );
     expect(review.data?.reviewSelection.notes).toEqual([{ text: 'Called the director: accounts due Friday', actor: { email: 'review-a@example.test' } }]);
     expect(review.data?.reviewSelection.history).toEqual([{ kind: 'NOTE' }]);
   });
@@ -113,9 +148,17 @@ describe('the actions and their states', () => {
     const { selectionId, continueUrl, choices } = await waitingSelection('ACME WIDGETS LIMITED');
     const rejected = await graphql(app.url, REJECT, { s: selectionId, r: 'Trading history too short for these lenders' }, staff);
     expect(rejected.data?.rejectReviewSelection).toEqual({
-      id: selectionId, state: 'REJECTED', reason: 'Trading history too short for these lenders', company: { name: 'ACME WIDGETS LIMITED', number: '09876543' },
+      id: selectionId,
+      state: 'REJECTED',
+      reason: 'Trading history too short for these lenders',
+      company: { name: 'ACME WIDGETS LIMITED', number: '09876543' },
     });
-    for (const [query, variables] of [[REJECT, { s: selectionId, r: 'again' }], [RETURN, { s: selectionId }], [ASSIGN, { s: selectionId }], [SUBMIT, { s: selectionId }]] as const) {
+    for (const [query, variables] of [
+      [REJECT, { s: selectionId, r: 'again' }],
+      [RETURN, { s: selectionId }],
+      [ASSIGN, { s: selectionId }],
+      [SUBMIT, { s: selectionId }],
+    ] as const) {
       const res = await graphql(app.url, query, variables, staff);
       expect(res.errors?.[0]?.extensions?.code).toBe('CONFLICT');
       expect(res.errors?.[0]?.message).toMatch(/The selection is rejected \(REJECTED\): it cannot be/);
@@ -127,7 +170,11 @@ describe('the actions and their states', () => {
     // And the client cannot choose around it.
     const again = await postChoice(continueUrl, choices.slice(2, 3), true);
     expect(again.status).toBe(409);
-    expect(await db().reviewSelection.count({ where: { profileId: (await db().reviewSelection.findUniqueOrThrow({ where: { id: selectionId } })).profileId, state: 'PENDING_REVIEW' } })).toBe(0);
+    expect(
+      await db().reviewSelection.count({
+        where: { profileId: (await db().reviewSelection.findUniqueOrThrow({ where: { id: selectionId } })).profileId, state: 'PENDING_REVIEW' },
+      }),
+    ).toBe(0);
     const trail = await db().reviewAction.findMany({ where: { selectionId } });
     expect(trail.map((t) => [t.kind, t.text])).toEqual([['REJECTED', 'Trading history too short for these lenders']]);
   });
@@ -136,7 +183,10 @@ describe('the actions and their states', () => {
     const { selectionId } = await waitingSelection();
     await db().reviewSelection.update({ where: { id: selectionId }, data: { state: 'SUBMITTED' } });
     const res = await graphql(app.url, REJECT, { s: selectionId, r: 'too late' }, staff);
-    expect(res.errors?.[0]).toMatchObject({ message: expect.stringContaining('already sent to lenders (SUBMITTED): it cannot be rejected'), extensions: { code: 'CONFLICT' } });
+    expect(res.errors?.[0]).toMatchObject({
+      message: expect.stringContaining('already sent to lenders (SUBMITTED): it cannot be rejected'),
+      extensions: { code: 'CONFLICT' },
+    });
     expect((await graphql(app.url, RETURN, { s: selectionId }, staff)).errors?.[0]?.extensions?.code).toBe('CONFLICT');
   });
 
@@ -173,7 +223,11 @@ describe('the continue page replaces, never queues a second pending choice', () 
   it('two different choices posted at once leave one pending selection', async () => {
     for (let round = 0; round < 3; round++) {
       const { continueUrl, choices, profileId } = await applicationWithLink(app, integrator);
-      const answers = await Promise.all([postChoice(continueUrl, choices.slice(0, 1), true), postChoice(continueUrl, choices.slice(1, 2), true), postChoice(continueUrl, choices.slice(2, 4), true)]);
+      const answers = await Promise.all([
+        postChoice(continueUrl, choices.slice(0, 1), true),
+        postChoice(continueUrl, choices.slice(1, 2), true),
+        postChoice(continueUrl, choices.slice(2, 4), true),
+      ]);
       for (const res of answers) expect([303, 409]).toContain(res.status);
       expect(await db().reviewSelection.count({ where: { profileId, state: { in: ['PENDING_REVIEW', 'IN_REVIEW'] } } })).toBe(1);
     }

@@ -28,7 +28,11 @@ export async function listReviewQueue(ctx: ServiceContext, filter: { state?: str
   let query = queueRows(ctx);
   if (state) query = query.where('s.state', '=', state);
   if (position) query = query.where(afterInNewestFirst('s.createdAt', 's.id', position));
-  const rows = await query.orderBy('s.createdAt', 'desc').orderBy('s.id', 'desc').limit(first + 1).execute();
+  const rows = await query
+    .orderBy('s.createdAt', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(first + 1)
+    .execute();
   return pageOf(rows.map(toQueueItem), first, (row) => ({ at: row.createdAt, id: row.id }));
 }
 

@@ -11,8 +11,14 @@ const ReviewAction = objectTypeFrom(ReviewActionSchema);
 
 @Resolver()
 export class ReviewActionsResolver {
-  @Mutation(() => ReviewSelection, { description: 'Reject a selection waiting for review, with the reason the client reads on the continue page (staff; final)' })
-  rejectReviewSelection(@Arg('selectionId', () => ID) selectionId: string, @Arg('reason', () => String) reason: string, @Ctx() ctx: ServiceContext): Promise<ReviewSelectionResult> {
+  @Mutation(() => ReviewSelection, {
+    description: 'Reject a selection waiting for review, with the reason the client reads on the continue page (staff; final)',
+  })
+  rejectReviewSelection(
+    @Arg('selectionId', () => ID) selectionId: string,
+    @Arg('reason', () => String) reason: string,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<ReviewSelectionResult> {
     return rejectReviewSelection(ctx, { selectionId, reason });
   }
 
@@ -31,7 +37,11 @@ export class ReviewActionsResolver {
   }
 
   @Mutation(() => ReviewAction, { description: 'Add a staff-only note to a review selection (staff)' })
-  addReviewNote(@Arg('selectionId', () => ID) selectionId: string, @Arg('text', () => String) text: string, @Ctx() ctx: ServiceContext): Promise<ReviewActionRecord> {
+  addReviewNote(
+    @Arg('selectionId', () => ID) selectionId: string,
+    @Arg('text', () => String) text: string,
+    @Ctx() ctx: ServiceContext,
+  ): Promise<ReviewActionRecord> {
     return addReviewNote(ctx, { selectionId, text });
   }
 }

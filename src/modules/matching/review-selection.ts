@@ -65,7 +65,7 @@ export async function queueReviewSelection(
       }
     }),
   );
-  if (notMatched.length) throw AppError.unprocessable('Only lenders and products among the profile\'s current matches can be selected', notMatched);
+  if (notMatched.length) throw AppError.unprocessable("Only lenders and products among the profile's current matches can be selected", notMatched);
 
   const contentHash = createHash('sha256').update(JSON.stringify(selection)).digest('hex');
   const { client } = options;
@@ -83,20 +83,31 @@ export async function queueReviewSelection(
       select: { id: true, state: true },
     });
     if (client && !client.replaceConfirmed && others.some((o) => (OPEN_REVIEW_STATES as readonly string[]).includes(o.state))) {
-      throw AppError.conflict('You already sent a choice that is waiting for review', [{ pointer: REPLACE_POINTER, message: 'confirm that the new choice replaces it' }]);
+      throw AppError.conflict('You already sent a choice that is waiting for review', [
+        { pointer: REPLACE_POINTER, message: 'confirm that the new choice replaces it' },
+      ]);
     }
     for (const other of others) transitionFrom(other.state, 'replace');
     if (others.length) {
       await tx.reviewSelection.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { state: 'CLOSED' } });
-      await tx.reviewAction.createMany({ data: others.map((o) => ({ selectionId: o.id, kind: 'REPLACED' as const, text: 'Replaced by a later choice', createdAt: ctx.clock.now() })) });
+      await tx.reviewAction.createMany({
+        data: others.map((o) => ({ selectionId: o.id, kind: 'REPLACED' as const, text: 'Replaced by a later choice', createdAt: ctx.clock.now() })),
+      });
     }
     // The chosen lenders' matches become rows before the selection refers to them (review, submission).
-    await recordMatchesOfLenders(tx, search.id, selection.map((s) => s.lenderId));
+    await recordMatchesOfLenders(
+      tx,
+      search.id,
+      selection.map((s) => s.lenderId),
+    );
     if (!same) {
       await tx.reviewSelection.create({ data: { profileId, fundingSearchId: search.id, selection: selection as Prisma.InputJsonValue, contentHash } });
     } else if (same.state === 'RETURNED' || same.state === 'CLOSED') {
       // The same choice made again after it was returned or replaced: waiting for review once more.
-      await tx.reviewSelection.update({ where: { id: same.id }, data: { state: 'PENDING_REVIEW', fundingSearchId: search.id, assigneeId: null, decisionReason: null } });
+      await tx.reviewSelection.update({
+        where: { id: same.id },
+        data: { state: 'PENDING_REVIEW', fundingSearchId: search.id, assigneeId: null, decisionReason: null },
+      });
     }
     return others.length;
   });

@@ -53,39 +53,90 @@ function priceProduct(product: ProductCriteria, likelihood: number, request: Pri
       const deposit = roundPennies(amount * 0.1);
       const advanceAmount = roundPennies(amount - deposit);
       const a = amortised(advanceAmount);
-      return { assetFinance: {
-        advanceAmount, arrangementFee, commissionAmount: 0, interestCharge: 'ANNUAL_RATE', rate, term, deposit, productOption: 'HIRE_PURCHASE',
-        vat: 0, cost: amount, totalPrice: roundPennies(a.totalRepayment + deposit), monthlyRepayment: a.monthlyRepayment,
-        representativeAPR: round2(a.apr / 100), ...likelihoods,
-      } };
+      return {
+        assetFinance: {
+          advanceAmount,
+          arrangementFee,
+          commissionAmount: 0,
+          interestCharge: 'ANNUAL_RATE',
+          rate,
+          term,
+          deposit,
+          productOption: 'HIRE_PURCHASE',
+          vat: 0,
+          cost: amount,
+          totalPrice: roundPennies(a.totalRepayment + deposit),
+          monthlyRepayment: a.monthlyRepayment,
+          representativeAPR: round2(a.apr / 100),
+          ...likelihoods,
+        },
+      };
     }
     case 'MERCHANT_CASH_ADVANCE': {
       const ratio = round2(1 + rate / 100);
       const totalRepayment = roundPennies(amount * ratio);
-      return { merchantCashAdvance: { commissionAmount: 0, fundingAmount: amount, sweep: round2(0.1 + 0.1 * (1 - likelihood)), totalRepayment, ratio, totalFees: roundPennies(totalRepayment - amount), ...likelihoods } };
+      return {
+        merchantCashAdvance: {
+          commissionAmount: 0,
+          fundingAmount: amount,
+          sweep: round2(0.1 + 0.1 * (1 - likelihood)),
+          totalRepayment,
+          ratio,
+          totalFees: roundPennies(totalRepayment - amount),
+          ...likelihoods,
+        },
+      };
     }
     case 'INVOICE_FINANCE':
     case 'TRADE_FINANCE': {
       const facility = {
-        commissionAmount: 0, maximumCreditLine: amount, minimumCreditLine: product.minAmount, serviceFee: product.arrangementFeePct,
-        discountFee: rate, advanceRate: 0.85, contractLength: rolling ? 0 : term, ...likelihoods,
+        commissionAmount: 0,
+        maximumCreditLine: amount,
+        minimumCreditLine: product.minAmount,
+        serviceFee: product.arrangementFeePct,
+        discountFee: rate,
+        advanceRate: 0.85,
+        contractLength: rolling ? 0 : term,
+        ...likelihoods,
       };
       return product.productType === 'INVOICE_FINANCE'
         ? { invoiceFinance: { ...facility, facility: 'DISCOUNTING', creditInsuranceRequired: false, selective: false, confidential: true } }
         : { tradeFinance: facility };
     }
     case 'COMMERCIAL_PROPERTY':
-      return { commercialProperty: {
-        fundingAmount: amount, arrangementFee, commissionAmount: 0, interestCharge: 'ANNUAL_RATE', interestRate: rate, productType: 'REPAYMENT',
-        mortgageTerm: term, dealTerm: Math.min(term, 60), rateType: 'FIXED', exitFee,
-      } };
+      return {
+        commercialProperty: {
+          fundingAmount: amount,
+          arrangementFee,
+          commissionAmount: 0,
+          interestCharge: 'ANNUAL_RATE',
+          interestRate: rate,
+          productType: 'REPAYMENT',
+          mortgageTerm: term,
+          dealTerm: Math.min(term, 60),
+          rateType: 'FIXED',
+          exitFee,
+        },
+      };
     default: {
       const a = amortised(amount);
-      return { termLoan: {
-        maximumAmount: amount, minimumAmount: product.minAmount, arrangementFee, commissionAmount: 0, interestCharge: 'ANNUAL_RATE',
-        rate, interestRate: round2(rate / 12), representativeAPR: a.apr, term, monthlyRepayment: a.monthlyRepayment,
-        totalRepayment: a.totalRepayment, totalFees: roundPennies(Math.abs(a.totalRepayment - amount)), ...likelihoods,
-      } };
+      return {
+        termLoan: {
+          maximumAmount: amount,
+          minimumAmount: product.minAmount,
+          arrangementFee,
+          commissionAmount: 0,
+          interestCharge: 'ANNUAL_RATE',
+          rate,
+          interestRate: round2(rate / 12),
+          representativeAPR: a.apr,
+          term,
+          monthlyRepayment: a.monthlyRepayment,
+          totalRepayment: a.totalRepayment,
+          totalFees: roundPennies(Math.abs(a.totalRepayment - amount)),
+          ...likelihoods,
+        },
+      };
     }
   }
 }

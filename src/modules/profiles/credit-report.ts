@@ -38,10 +38,22 @@ export function creditReportRefusal(company: Pick<RegistryCompany, 'type' | 'reg
  * schemas, so declaring it there would make the two modules import each other.
  */
 export const CreditReportScore = RegistryCompanyScore.omit({ value: true });
-export const CreditReportCompany = RegistryCompanyInformation.pick({ name: true, type: true, sector: true, registrationNumber: true, creditLimit: true, legalNotices: true }).extend({
+export const CreditReportCompany = RegistryCompanyInformation.pick({
+  name: true,
+  type: true,
+  sector: true,
+  registrationNumber: true,
+  creditLimit: true,
+  legalNotices: true,
+}).extend({
   score: CreditReportScore.nullable().describe('Null when no credit-data source has scored the company (meta.creditData says so)'),
 });
-export const CreditReportData = z.strictObject({ companyInformation: CreditReportCompany, id: z.uuid(), createdAt: z.iso.datetime(), updatedAt: z.iso.datetime() });
+export const CreditReportData = z.strictObject({
+  companyInformation: CreditReportCompany,
+  id: z.uuid(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
 /** Which credit-data source stated the score, limit and notices, and as of when; or that none has. */
 const CreditDataStatement = z
   .discriminatedUnion('available', [
@@ -49,7 +61,7 @@ const CreditDataStatement = z
       available: z.literal(true),
       source: z.string().describe('The credit-data source: a bureau named by the deployment, or `demo` (invented demo data)'),
       asOf: z.iso.datetime().nullable().describe('The date of the source data'),
-      demo: z.boolean().describe('True for the demo seed\'s invented scores: not credit data about a real company'),
+      demo: z.boolean().describe("True for the demo seed's invented scores: not credit data about a real company"),
     }),
     z.strictObject({ available: z.literal(false), reason: z.string() }),
   ])

@@ -21,9 +21,22 @@ type WithSections = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE 
 /** A profile with its sections, as every profile shape is made from (Prisma's payloads of creates and updates have it too). */
 export type ProfileRow = Pick<
   WithSections,
-  | 'id' | 'tenantId' | 'countryCode' | 'registrationNumber' | 'companyInformation' | 'financials' | 'eligibilityRequest'
-  | 'legacyEntityBusinessId' | 'legacyFundingSearchId' | 'createdAt' | 'updatedAt'
-  | 'persons' | 'properties' | 'assets' | 'assetsForSecurity' | 'merchantCashAdvance'
+  | 'id'
+  | 'tenantId'
+  | 'countryCode'
+  | 'registrationNumber'
+  | 'companyInformation'
+  | 'financials'
+  | 'eligibilityRequest'
+  | 'legacyEntityBusinessId'
+  | 'legacyFundingSearchId'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'persons'
+  | 'properties'
+  | 'assets'
+  | 'assetsForSecurity'
+  | 'merchantCashAdvance'
 > &
   Partial<Pick<WithSections, 'tradeReferences'>>;
 
@@ -42,8 +55,17 @@ export async function selectProfileRows(db: Db, where: ProfileWhere, options: { 
   let query = readsOf(db)
     .selectFrom('profile as p')
     .select([
-      'p.id', 'p.tenantId', 'p.countryCode', 'p.registrationNumber', 'p.companyInformation', 'p.financials', 'p.eligibilityRequest',
-      'p.legacyEntityBusinessId', 'p.legacyFundingSearchId', 'p.createdAt', 'p.updatedAt',
+      'p.id',
+      'p.tenantId',
+      'p.countryCode',
+      'p.registrationNumber',
+      'p.companyInformation',
+      'p.financials',
+      'p.eligibilityRequest',
+      'p.legacyEntityBusinessId',
+      'p.legacyFundingSearchId',
+      'p.createdAt',
+      'p.updatedAt',
       section<JsonPerson[]>('person').as('persons'),
       section<WithSections['properties']>('property').as('properties'),
       section<WithSections['assets']>('asset').as('assets'),
@@ -70,7 +92,11 @@ export async function selectProfileIds(db: Db, where: ProfileWhere): Promise<str
 const profileIdsOfTenants = new StatementTemplates<{ id: string; tenantId: string | null }>();
 
 /** The uuid of each of these tenants' profiles (GraphQL `Tenant.profile { uuid }` reads no more). */
-export async function selectProfileIdsOfTenants(db: Db, tenantIds: readonly string[], environment: DeployEnvironment): Promise<Array<{ id: string; tenantId: string | null }>> {
+export async function selectProfileIdsOfTenants(
+  db: Db,
+  tenantIds: readonly string[],
+  environment: DeployEnvironment,
+): Promise<Array<{ id: string; tenantId: string | null }>> {
   const reads = readsOf(db);
   const statement = profileIdsOfTenants.bind(
     'of tenants',

@@ -6,20 +6,21 @@
 import { z } from 'zod';
 import { DateTime, flavouredId, oneOf, Address, Currency, companyInformationSchema, type Flavour } from '../companies/company-information-schemas.js';
 
-const nonEmpty = <S extends z.ZodObject>(schema: S) =>
-  schema.refine((v) => Object.keys(v).length > 0, { message: 'must have at least one property' });
+const nonEmpty = <S extends z.ZodObject>(schema: S) => schema.refine((v) => Object.keys(v).length > 0, { message: 'must have at least one property' });
 
-const TradingHistory = z.strictObject({
-  profitNet: z.number({ message: 'is required (a number)' }),
-  revenue: z.number({ message: 'is required (a number)' }),
-  yearEnd: z.number({ message: 'is required (a number)' }),
-  debtorsInvoicesDue: z.number().optional(),
-  debtorsOutstanding: z.number().optional(),
-  fixedAssets: z.number().optional(),
-  netAssets: z.number().optional(),
-  dividends: z.number().optional(),
-  year: z.number().optional(),
-}).meta({ id: 'TradingHistory' });
+const TradingHistory = z
+  .strictObject({
+    profitNet: z.number({ message: 'is required (a number)' }),
+    revenue: z.number({ message: 'is required (a number)' }),
+    yearEnd: z.number({ message: 'is required (a number)' }),
+    debtorsInvoicesDue: z.number().optional(),
+    debtorsOutstanding: z.number().optional(),
+    fixedAssets: z.number().optional(),
+    netAssets: z.number().optional(),
+    dividends: z.number().optional(),
+    year: z.number().optional(),
+  })
+  .meta({ id: 'TradingHistory' });
 
 function debtorSchema(flavour: Flavour) {
   const base = z.strictObject({
@@ -36,9 +37,10 @@ function debtorSchema(flavour: Flavour) {
     debtorDays: z.number().optional(),
     revenue: z.number().optional(),
   });
-  const schema = flavour === 'businessV1'
-    ? base.extend({ companyName: z.string().optional(), averageMonthlyIncome: Currency.optional(), address: Address.optional() })
-    : base;
+  const schema =
+    flavour === 'businessV1'
+      ? base.extend({ companyName: z.string().optional(), averageMonthlyIncome: Currency.optional(), address: Address.optional() })
+      : base;
   return schema.meta({ id: flavouredId(flavour, 'Debtor') });
 }
 
@@ -54,15 +56,16 @@ export function financialsSchema(flavour: Flavour) {
     debtors: z.array(debtorSchema(flavour)).optional(),
     primaryBank: z.number().optional(),
   });
-  const schema = flavour === 'businessV1'
-    ? base.extend({
-        paymentTerms: z.number().optional(),
-        invoicesOutstanding: z.number().optional(),
-        numberOfCustomers: z.number().optional(),
-        grossProfitMargin: z.number().optional(),
-        currentValueConfirmedOrders: Currency.optional(),
-      })
-    : base;
+  const schema =
+    flavour === 'businessV1'
+      ? base.extend({
+          paymentTerms: z.number().optional(),
+          invoicesOutstanding: z.number().optional(),
+          numberOfCustomers: z.number().optional(),
+          grossProfitMargin: z.number().optional(),
+          currentValueConfirmedOrders: Currency.optional(),
+        })
+      : base;
   return schema.meta({ id: flavouredId(flavour, 'Financials'), description: 'Financials (spec 2.1)' });
 }
 
@@ -73,58 +76,81 @@ export const FinancialsPatch = nonEmpty(financialsSchema('marketplaceV1'));
 
 export const AnonymousProfileBody = z.strictObject({ countryCode: oneOf(['GB', 'ZA'] as const) });
 
-export const Property = z.strictObject({
-  type: oneOf(['HOTEL', 'OFFICES', 'LEISURE_FACILITY', 'RETAIL', 'FLATS', 'HMO', 'OTHER', 'RESIDENTIAL_HOUSING', 'STUDENT_HOUSING', 'HOLIDAY_LETS'] as const).optional(),
-  location: oneOf(['UK_MAINLAND', 'UK_ISLES', 'SCOTTISH_MAINLAND', 'SCOTTISH_ISLES', 'NORTHERN_IRELAND', 'EUROPE', 'OTHER'] as const).optional(),
-  setting: oneOf(['RURAL', 'INDUSTRIAL', 'TOWN', 'CITY'] as const).optional(),
-  classification: oneOf(['COMMERCIAL', 'RESIDENTIAL', 'MIXED_USE'] as const).optional(),
-  address: Address.optional(),
-  value: Currency.optional(),
-  outstandingDebt: Currency.optional(),
-  depositAvailable: Currency.optional(),
-  additionalDetails: z.string().optional(),
-}).meta({ id: 'Property', description: 'Property (spec 2.1)' });
+export const Property = z
+  .strictObject({
+    type: oneOf([
+      'HOTEL',
+      'OFFICES',
+      'LEISURE_FACILITY',
+      'RETAIL',
+      'FLATS',
+      'HMO',
+      'OTHER',
+      'RESIDENTIAL_HOUSING',
+      'STUDENT_HOUSING',
+      'HOLIDAY_LETS',
+    ] as const).optional(),
+    location: oneOf(['UK_MAINLAND', 'UK_ISLES', 'SCOTTISH_MAINLAND', 'SCOTTISH_ISLES', 'NORTHERN_IRELAND', 'EUROPE', 'OTHER'] as const).optional(),
+    setting: oneOf(['RURAL', 'INDUSTRIAL', 'TOWN', 'CITY'] as const).optional(),
+    classification: oneOf(['COMMERCIAL', 'RESIDENTIAL', 'MIXED_USE'] as const).optional(),
+    address: Address.optional(),
+    value: Currency.optional(),
+    outstandingDebt: Currency.optional(),
+    depositAvailable: Currency.optional(),
+    additionalDetails: z.string().optional(),
+  })
+  .meta({ id: 'Property', description: 'Property (spec 2.1)' });
 
-export const Asset = z.strictObject({
-  name: z.string().optional(),
-  offeredAsGuarantee: z.boolean().optional(),
-  type: oneOf(['TRANSPORTATION', 'OFFICE', 'STOCK', 'MANUFACTURING', 'BUSINESS', 'PROPERTY'] as const).optional(),
-  netCost: Currency.optional(),
-  depositAvailable: Currency.optional(),
-  existingAgreement: z.boolean().optional(),
-}).meta({ id: 'Asset', description: 'Asset (spec 2.1)' });
+export const Asset = z
+  .strictObject({
+    name: z.string().optional(),
+    offeredAsGuarantee: z.boolean().optional(),
+    type: oneOf(['TRANSPORTATION', 'OFFICE', 'STOCK', 'MANUFACTURING', 'BUSINESS', 'PROPERTY'] as const).optional(),
+    netCost: Currency.optional(),
+    depositAvailable: Currency.optional(),
+    existingAgreement: z.boolean().optional(),
+  })
+  .meta({ id: 'Asset', description: 'Asset (spec 2.1)' });
 
-export const AssetSecurity = z.strictObject({
-  type: oneOf(['MAIN_PROPERTY', 'OTHER_PROPERTY', 'OTHER_FIXED_ASSETS'] as const).optional(),
-  owner: z.string().optional(),
-  address: Address.optional(),
-  value: Currency.optional(),
-  totalDebt: Currency.optional(),
-}).meta({ id: 'AssetSecurity', description: 'AssetSecurity (spec 2.1)' });
+export const AssetSecurity = z
+  .strictObject({
+    type: oneOf(['MAIN_PROPERTY', 'OTHER_PROPERTY', 'OTHER_FIXED_ASSETS'] as const).optional(),
+    owner: z.string().optional(),
+    address: Address.optional(),
+    value: Currency.optional(),
+    totalDebt: Currency.optional(),
+  })
+  .meta({ id: 'AssetSecurity', description: 'AssetSecurity (spec 2.1)' });
 
 /** Spec 2.1 lists the fields seen; their constraints are not shown, so only their types are checked. */
-export const MerchantCashAdvance = z.strictObject({
-  type: z.string().optional(),
-  averageMonthlyTransactions: z.number().optional(),
-  terminalId: z.string().optional(),
-  monthsOnBusinessLease: z.number().int().min(0).optional(),
-}).meta({ id: 'MerchantCashAdvanceData', description: 'MerchantCashAdvanceData (spec 2.1)' });
+export const MerchantCashAdvance = z
+  .strictObject({
+    type: z.string().optional(),
+    averageMonthlyTransactions: z.number().optional(),
+    terminalId: z.string().optional(),
+    monthsOnBusinessLease: z.number().int().min(0).optional(),
+  })
+  .meta({ id: 'MerchantCashAdvanceData', description: 'MerchantCashAdvanceData (spec 2.1)' });
 
-export const TradeReference = z.strictObject({
-  companyName: z.string().optional(),
-  contactName: z.string().optional(),
-  contactNumber: z.string().optional(),
-  contactEmail: z.string().optional(),
-}).meta({ id: 'TradeReference', description: 'TradeReference (spec 2.1, Business V1)' });
+export const TradeReference = z
+  .strictObject({
+    companyName: z.string().optional(),
+    contactName: z.string().optional(),
+    contactNumber: z.string().optional(),
+    contactEmail: z.string().optional(),
+  })
+  .meta({ id: 'TradeReference', description: 'TradeReference (spec 2.1, Business V1)' });
 
 /** Person (spec 2.1): read from the profile's rows (no API writes persons yet). */
-export const Person = z.strictObject({
-  type: z.string().optional(),
-  title: z.string().optional(),
-  name: z.string().optional(),
-  address: Address.optional(),
-  dateOfBirth: DateTime.optional(),
-}).meta({ id: 'Person', description: 'Person (spec 2.1)' });
+export const Person = z
+  .strictObject({
+    type: z.string().optional(),
+    title: z.string().optional(),
+    name: z.string().optional(),
+    address: Address.optional(),
+    dateOfBirth: DateTime.optional(),
+  })
+  .meta({ id: 'Person', description: 'Person (spec 2.1)' });
 
 const businessSections = {
   financials: financialsSchema('businessV1').optional(),
@@ -145,9 +171,7 @@ export const TenantProfileSetUp = z.strictObject({
 export type TenantProfileSetUp = z.infer<typeof TenantProfileSetUp>;
 
 /** PATCH /profile: any sections; companyInformation and financials merge, listed sections replace. */
-export const TenantProfilePatch = nonEmpty(
-  z.strictObject({ companyInformation: companyInformationSchema('businessV1').optional(), ...businessSections }),
-);
+export const TenantProfilePatch = nonEmpty(z.strictObject({ companyInformation: companyInformationSchema('businessV1').optional(), ...businessSections }));
 export type TenantProfilePatch = z.infer<typeof TenantProfilePatch>;
 
 /** PUT /profile: the whole profile; what is left out is cleared (the registry's company stays). */
@@ -271,7 +295,6 @@ export const ProfileRecord = z
   })
   .meta({ id: 'Profile', description: 'A business profile (spec 2.2)' });
 export type ProfileRecord = z.infer<typeof ProfileRecord>;
-
 
 /** GET /profile (spec 2.5 envelope): the whole Business V1 profile, and whether it has a credit report. */
 export const ProfileEnvelope = z.strictObject({

@@ -36,9 +36,15 @@ export async function writeSections(tx: Prisma.TransactionClient, profileId: str
     await tx.property.deleteMany({ where: { profileId } });
     await tx.property.createMany({
       data: rows(sections.properties, (p) => ({
-        type: p.type ?? null, location: p.location ?? null, setting: p.setting ?? null, classification: p.classification ?? null,
-        address: p.address ?? undefined, additionalDetails: p.additionalDetails ?? null,
-        ...moneyColumns('value', p.value), ...moneyColumns('outstandingDebt', p.outstandingDebt), ...moneyColumns('depositAvailable', p.depositAvailable),
+        type: p.type ?? null,
+        location: p.location ?? null,
+        setting: p.setting ?? null,
+        classification: p.classification ?? null,
+        address: p.address ?? undefined,
+        additionalDetails: p.additionalDetails ?? null,
+        ...moneyColumns('value', p.value),
+        ...moneyColumns('outstandingDebt', p.outstandingDebt),
+        ...moneyColumns('depositAvailable', p.depositAvailable),
       })) as Prisma.PropertyCreateManyInput[],
     });
   }
@@ -46,8 +52,12 @@ export async function writeSections(tx: Prisma.TransactionClient, profileId: str
     await tx.asset.deleteMany({ where: { profileId } });
     await tx.asset.createMany({
       data: rows(sections.assets, (a) => ({
-        name: a.name ?? null, type: a.type ?? null, offeredAsGuarantee: a.offeredAsGuarantee ?? null, existingAgreement: a.existingAgreement ?? null,
-        ...moneyColumns('netCost', a.netCost), ...moneyColumns('depositAvailable', a.depositAvailable),
+        name: a.name ?? null,
+        type: a.type ?? null,
+        offeredAsGuarantee: a.offeredAsGuarantee ?? null,
+        existingAgreement: a.existingAgreement ?? null,
+        ...moneyColumns('netCost', a.netCost),
+        ...moneyColumns('depositAvailable', a.depositAvailable),
       })) as Prisma.AssetCreateManyInput[],
     });
   }
@@ -55,8 +65,11 @@ export async function writeSections(tx: Prisma.TransactionClient, profileId: str
     await tx.assetSecurity.deleteMany({ where: { profileId } });
     await tx.assetSecurity.createMany({
       data: rows(sections.assetsForSecurity, (s) => ({
-        type: s.type ?? null, owner: s.owner ?? null, address: s.address ?? undefined,
-        ...moneyColumns('value', s.value), ...moneyColumns('totalDebt', s.totalDebt),
+        type: s.type ?? null,
+        owner: s.owner ?? null,
+        address: s.address ?? undefined,
+        ...moneyColumns('value', s.value),
+        ...moneyColumns('totalDebt', s.totalDebt),
       })) as Prisma.AssetSecurityCreateManyInput[],
     });
   }
@@ -81,37 +94,68 @@ export const SECTIONS_INCLUDE = {
 
 type WithSections = Prisma.ProfileGetPayload<{ include: typeof SECTIONS_INCLUDE }>;
 /** The section rows `readSections` maps; trade references are not part of every read. */
-export type SectionRows = Pick<WithSections, 'properties' | 'assets' | 'assetsForSecurity' | 'merchantCashAdvance'> & Partial<Pick<WithSections, 'tradeReferences'>>;
+export type SectionRows = Pick<WithSections, 'properties' | 'assets' | 'assetsForSecurity' | 'merchantCashAdvance'> &
+  Partial<Pick<WithSections, 'tradeReferences'>>;
 
 export type PersonDto = z.infer<typeof Person>;
 
 export function readPersons(row: Pick<WithSections, 'persons'>): PersonDto[] {
-  return row.persons.map((p) => compact({ type: p.type, title: p.title, name: p.name, address: p.address, dateOfBirth: p.dateOfBirth?.toISOString() }) as PersonDto);
+  return row.persons.map(
+    (p) => compact({ type: p.type, title: p.title, name: p.name, address: p.address, dateOfBirth: p.dateOfBirth?.toISOString() }) as PersonDto,
+  );
 }
 
 export function readSections(row: SectionRows): Required<ProfileSections> {
   return {
-    properties: row.properties.map((p) =>
-      compact({
-        type: p.type, location: p.location, setting: p.setting, classification: p.classification, address: p.address,
-        value: money(p.valueValue, p.valueCurrency), outstandingDebt: money(p.outstandingDebtValue, p.outstandingDebtCurrency),
-        depositAvailable: money(p.depositAvailableValue, p.depositAvailableCurrency), additionalDetails: p.additionalDetails,
-      }) as z.infer<typeof Property>,
+    properties: row.properties.map(
+      (p) =>
+        compact({
+          type: p.type,
+          location: p.location,
+          setting: p.setting,
+          classification: p.classification,
+          address: p.address,
+          value: money(p.valueValue, p.valueCurrency),
+          outstandingDebt: money(p.outstandingDebtValue, p.outstandingDebtCurrency),
+          depositAvailable: money(p.depositAvailableValue, p.depositAvailableCurrency),
+          additionalDetails: p.additionalDetails,
+        }) as z.infer<typeof Property>,
     ),
-    assets: row.assets.map((a) =>
-      compact({
-        name: a.name, type: a.type, offeredAsGuarantee: a.offeredAsGuarantee, existingAgreement: a.existingAgreement,
-        netCost: money(a.netCostValue, a.netCostCurrency), depositAvailable: money(a.depositAvailableValue, a.depositAvailableCurrency),
-      }) as z.infer<typeof Asset>,
+    assets: row.assets.map(
+      (a) =>
+        compact({
+          name: a.name,
+          type: a.type,
+          offeredAsGuarantee: a.offeredAsGuarantee,
+          existingAgreement: a.existingAgreement,
+          netCost: money(a.netCostValue, a.netCostCurrency),
+          depositAvailable: money(a.depositAvailableValue, a.depositAvailableCurrency),
+        }) as z.infer<typeof Asset>,
     ),
-    assetsForSecurity: row.assetsForSecurity.map((s) =>
-      compact({ type: s.type, owner: s.owner, address: s.address, value: money(s.valueValue, s.valueCurrency), totalDebt: money(s.totalDebtValue, s.totalDebtCurrency) }) as z.infer<typeof AssetSecurity>,
+    assetsForSecurity: row.assetsForSecurity.map(
+      (s) =>
+        compact({
+          type: s.type,
+          owner: s.owner,
+          address: s.address,
+          value: money(s.valueValue, s.valueCurrency),
+          totalDebt: money(s.totalDebtValue, s.totalDebtCurrency),
+        }) as z.infer<typeof AssetSecurity>,
     ),
-    merchantCashAdvance: row.merchantCashAdvance.map((m) =>
-      compact({ type: m.type, averageMonthlyTransactions: m.averageMonthlyTransactions, terminalId: m.terminalId, monthsOnBusinessLease: m.monthsOnBusinessLease }) as z.infer<typeof MerchantCashAdvance>,
+    merchantCashAdvance: row.merchantCashAdvance.map(
+      (m) =>
+        compact({
+          type: m.type,
+          averageMonthlyTransactions: m.averageMonthlyTransactions,
+          terminalId: m.terminalId,
+          monthsOnBusinessLease: m.monthsOnBusinessLease,
+        }) as z.infer<typeof MerchantCashAdvance>,
     ),
-    tradeReferences: (row.tradeReferences ?? []).map((t) =>
-      compact({ companyName: t.companyName, contactName: t.contactName, contactNumber: t.contactNumber, contactEmail: t.contactEmail }) as z.infer<typeof TradeReference>,
+    tradeReferences: (row.tradeReferences ?? []).map(
+      (t) =>
+        compact({ companyName: t.companyName, contactName: t.contactName, contactNumber: t.contactNumber, contactEmail: t.contactEmail }) as z.infer<
+          typeof TradeReference
+        >,
     ),
   };
 }

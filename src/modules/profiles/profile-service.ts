@@ -85,7 +85,9 @@ export async function profilesVisibleAmong(ctx: ServiceContext, uuids: readonly 
   const viewer = profileViewerOf(ctx.actor);
   const ids = uuids.filter((uuid) => ProfileUuid.safeParse(uuid).success);
   if (!viewer || ids.length === 0) return uuids.map(() => false);
-  const visible = new Set(await selectProfileIds(ctx.db, (eb) => eb.and([eb('p.id', '=', eb.fn.any(eb.val(ids).$castTo<string[]>())), visibleProfileWhere(ctx, viewer)(eb)])));
+  const visible = new Set(
+    await selectProfileIds(ctx.db, (eb) => eb.and([eb('p.id', '=', eb.fn.any(eb.val(ids).$castTo<string[]>())), visibleProfileWhere(ctx, viewer)(eb)])),
+  );
   return uuids.map((uuid) => visible.has(uuid));
 }
 
@@ -108,7 +110,10 @@ export async function patchCompanyInformation(ctx: ServiceContext, uuid: unknown
     const before = (row.companyInformation ?? {}) as CompanyInformationPatch;
     const newCompany = company !== null && before.registrationNumber?.toUpperCase() !== number;
     // The new company's office replaces the old one's whole (a merge would keep the old one's other keys).
-    const companyInformation = mergePatch(newCompany ? { ...before, contactAddress: undefined, ...registeredAddress(company) } : before, patch) as CompanyInformationPatch;
+    const companyInformation = mergePatch(
+      newCompany ? { ...before, contactAddress: undefined, ...registeredAddress(company) } : before,
+      patch,
+    ) as CompanyInformationPatch;
     return {
       companyInformation: companyInformation as Prisma.InputJsonValue,
       registrationNumber: companyInformation.registrationNumber ?? null,
@@ -147,10 +152,9 @@ export async function setOwnership(ctx: ServiceContext, uuid: unknown): Promise<
 }
 
 /** The target as the spec and the live docs pass it (the API key itself), or its public keyPrefix. */
-const TargetApiKey = z.union(
-  [z.string().regex(/^key_[0-9a-f]{12}$/), z.string().regex(/^fgk_(demo|live)_key_[0-9a-f]{12}_[A-Za-z0-9_-]+$/)],
-  { error: 'must be an API key, or its keyPrefix (e.g. key_0123456789ab)' },
-);
+const TargetApiKey = z.union([z.string().regex(/^key_[0-9a-f]{12}$/), z.string().regex(/^fgk_(demo|live)_key_[0-9a-f]{12}_[A-Za-z0-9_-]+$/)], {
+  error: 'must be an API key, or its keyPrefix (e.g. key_0123456789ab)',
+});
 
 /**
  * PUT {marketplace_v1_base}/profiles/{uuid}/move/{targetApiKey}: a profile created under a master

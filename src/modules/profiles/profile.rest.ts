@@ -40,7 +40,20 @@ const unlessEmpty = <K extends string, T extends object>(key: K, value: T): Part
 
 /** The REST body of spec 2.2: the record's public fields, in the documented order. */
 export function toPublicProfile(record: ProfileRecord) {
-  const { uuid, createdAt, updatedAt, legacy, companyInformation, financials, persons, properties, assets, assetsForSecurity, merchantCashAdvance, eligibilityRequest } = record;
+  const {
+    uuid,
+    createdAt,
+    updatedAt,
+    legacy,
+    companyInformation,
+    financials,
+    persons,
+    properties,
+    assets,
+    assetsForSecurity,
+    merchantCashAdvance,
+    eligibilityRequest,
+  } = record;
   return {
     uuid,
     createdAt,

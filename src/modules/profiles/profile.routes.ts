@@ -101,7 +101,8 @@ export const profileRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/anonymous`,
     operationId: 'ProfileController_createAnonymous',
     summary: 'Create an anonymous profile',
-    description: 'Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.',
+    description:
+      'Creates an empty profile that no API key owns yet, for a business in the United Kingdom (`GB`) or South Africa (`ZA`); an API key claims it later with `PATCH …/set-ownership`.',
     access: 'profiles.create',
     example: { summary: 'A UK business', body: { countryCode: 'GB' } },
     body: AnonymousProfileBody,
@@ -115,7 +116,8 @@ export const profileRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/company`,
     operationId: 'ProfileController_patchCompany',
     summary: "Update a profile's company information",
-    description: "Merges the CompanyInformation sent into the profile's (at least one property; unknown properties are a 400). A profile of another account is a 404.",
+    description:
+      "Merges the CompanyInformation sent into the profile's (at least one property; unknown properties are a 400). A profile of another account is a 404.",
     access: 'profiles.write',
     example: { summary: 'Website, head count, VAT status and the main contact', body: COMPANY_PATCH },
     body: CompanyInformationPatch,
@@ -128,7 +130,8 @@ export const profileRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/financials`,
     operationId: 'ProfileController_patchFinancials',
     summary: "Update a profile's financials",
-    description: "Merges the Financials sent into the profile's (at least one property): annual figures as currency amounts, trading history, debtors. A profile of another account is a 404.",
+    description:
+      "Merges the Financials sent into the profile's (at least one property): annual figures as currency amounts, trading history, debtors. A profile of another account is a 404.",
     access: 'profiles.write',
     example: { summary: 'The latest filed accounts', body: FINANCIALS_PATCH },
     body: FinancialsPatch,
@@ -141,7 +144,8 @@ export const profileRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/move/:targetApiKey`,
     operationId: 'ProfileController_move',
     summary: 'Move a profile to another API key',
-    description: "Moves a profile created with a master key to another API key of the account, named by its public `keyPrefix` (`key_…`, from `GET /api/platform/v1/api-key`) or, as the live platform documents it, the key itself. Only the master key that owns the profile may move it (else 403); an unknown target is a 404.",
+    description:
+      'Moves a profile created with a master key to another API key of the account, named by its public `keyPrefix` (`key_…`, from `GET /api/platform/v1/api-key`) or, as the live platform documents it, the key itself. Only the master key that owns the profile may move it (else 403); an unknown target is a 404.',
     access: 'profiles.move',
     successStatus: 204,
     surface: 'marketplaceV1',
@@ -152,7 +156,8 @@ export const profileRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid/set-ownership`,
     operationId: 'ProfileController_setOwnership',
     summary: 'Claim an anonymous profile',
-    description: "Makes the calling API key the owner of an anonymous profile (from `POST …/profiles/anonymous`). Claiming a profile the account owns already changes nothing; another account's profile is a 404.",
+    description:
+      "Makes the calling API key the owner of an anonymous profile (from `POST …/profiles/anonymous`). Claiming a profile the account owns already changes nothing; another account's profile is a 404.",
     access: 'profiles.claim',
     successStatus: 204,
     surface: 'marketplaceV1',
@@ -175,7 +180,8 @@ export const profileRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/profiles/:uuid`,
     operationId: 'ProfileController_get',
     summary: 'Get a profile',
-    description: "The profile (spec 2.2): company information, financials, persons, properties, assets, the eligibility request its answers make, and its legacy ids. A profile of another account is a 404.",
+    description:
+      'The profile (spec 2.2): company information, financials, persons, properties, assets, the eligibility request its answers make, and its legacy ids. A profile of another account is a 404.',
     access: 'profiles.read',
     response: PublicProfile,
     successStatus: 200,

@@ -16,7 +16,12 @@ afterAll(() => app?.close());
 
 describe('companies and credit reports over GraphQL', () => {
   it('searches and reads companies', async () => {
-    const res = await graphql(app.url, '{ companySearch(term: "acme", limit: 2) { name number } company(registrationNumber: "09876543") { name score { grade value previous { grade } } creditLimit { code value } legalNotices { company { last12MonthsCount } } } }', {}, v1);
+    const res = await graphql(
+      app.url,
+      '{ companySearch(term: "acme", limit: 2) { name number } company(registrationNumber: "09876543") { name score { grade value previous { grade } } creditLimit { code value } legalNotices { company { last12MonthsCount } } } }',
+      {},
+      v1,
+    );
     expect(res.errors).toBeUndefined();
     expect(res.data?.companySearch).toHaveLength(2);
     expect(res.data?.company).toEqual({
@@ -36,7 +41,10 @@ describe('companies and credit reports over GraphQL', () => {
     const setUp = await graphql(app.url, setUpOnly, { input: { companyInformation: { registrationNumber: '08234567' } } }, tenant);
     expect(setUp.errors).toBeUndefined();
     const report = await graphql(app.url, '{ creditReport { id companyInformation { name score { grade industryAverageGrade } } } }', {}, tenant);
-    expect(report.data?.creditReport).toMatchObject({ id: setUp.data?.setUpTenantProfile.id, companyInformation: { name: 'THORNBURY JOINERY LTD', score: { grade: 'C' } } });
+    expect(report.data?.creditReport).toMatchObject({
+      id: setUp.data?.setUpTenantProfile.id,
+      companyInformation: { name: 'THORNBURY JOINERY LTD', score: { grade: 'C' } },
+    });
     const again = await graphql(app.url, setUpOnly, { input: { companyInformation: { registrationNumber: '08234567' } } }, tenant);
     expect(again.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT', status: 409 });
   });
@@ -106,14 +114,22 @@ describe('companies and credit reports over GraphQL', () => {
         properties: row.properties.map((p) => ({ type: p.type, location: p.location, value: money(p.valueValue, p.valueCurrency), address: p.address })),
         assets: row.assets.map((a) => ({ name: a.name, type: a.type, netCost: money(a.netCostValue, a.netCostCurrency) })),
         assetsForSecurity: row.assetsForSecurity.map((a) => ({ type: a.type, owner: a.owner, totalDebt: money(a.totalDebtValue, a.totalDebtCurrency) })),
-        merchantCashAdvance: row.merchantCashAdvance.map((m) => ({ type: m.type, averageMonthlyTransactions: m.averageMonthlyTransactions, monthsOnBusinessLease: m.monthsOnBusinessLease })),
+        merchantCashAdvance: row.merchantCashAdvance.map((m) => ({
+          type: m.type,
+          averageMonthlyTransactions: m.averageMonthlyTransactions,
+          monthsOnBusinessLease: m.monthsOnBusinessLease,
+        })),
         tradeReferences: row.tradeReferences.map((t) => ({ companyName: t.companyName, contactEmail: t.contactEmail })),
       });
     };
     await expectStored(setUp.data!.setUpTenantProfile);
     // What was sent is what is stored (the registry's facts added beside it).
     expect(setUp.data!.setUpTenantProfile).toMatchObject({
-      companyInformation: { name: 'ACME WIDGETS LIMITED', website: 'https://acme.example', primaryContactInformation: input.companyInformation.primaryContactInformation },
+      companyInformation: {
+        name: 'ACME WIDGETS LIMITED',
+        website: 'https://acme.example',
+        primaryContactInformation: input.companyInformation.primaryContactInformation,
+      },
       financials: input.financials,
       properties: input.properties,
       merchantCashAdvance: input.merchantCashAdvance,
@@ -127,9 +143,18 @@ describe('companies and credit reports over GraphQL', () => {
     );
     expect(updated.errors).toBeUndefined();
     await expectStored(updated.data!.updateTenantProfile);
-    expect(updated.data!.updateTenantProfile).toMatchObject({ companyInformation: { website: 'https://acme-widgets.example' }, assets: [], tradeReferences: input.tradeReferences });
+    expect(updated.data!.updateTenantProfile).toMatchObject({
+      companyInformation: { website: 'https://acme-widgets.example' },
+      assets: [],
+      tradeReferences: input.tradeReferences,
+    });
 
-    const replaceWithout = await graphql(app.url, 'mutation($input: TenantProfileUpdateInput!) { updateTenantProfile(input: $input, replace: true) { id } }', { input: { assets: [] } }, tenant);
+    const replaceWithout = await graphql(
+      app.url,
+      'mutation($input: TenantProfileUpdateInput!) { updateTenantProfile(input: $input, replace: true) { id } }',
+      { input: { assets: [] } },
+      tenant,
+    );
     expect(replaceWithout.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', fields: [{ pointer: '/companyInformation' }] });
   });
 });
@@ -144,7 +169,10 @@ describe('Marketplace V1 profile mutations over GraphQL', () => {
       { uuid, input: { name: 'GraphQL Ltd', sector: 'RETAIL' } },
       v1,
     );
-    expect(patched.data?.patchProfileCompany).toEqual({ companyName: 'GraphQL Ltd', companyInformation: { name: 'GraphQL Ltd', sector: 'RETAIL', score: null } });
+    expect(patched.data?.patchProfileCompany).toEqual({
+      companyName: 'GraphQL Ltd',
+      companyInformation: { name: 'GraphQL Ltd', sector: 'RETAIL', score: null },
+    });
     const financials = await graphql(
       app.url,
       'mutation($uuid: ID!, $input: FinancialsPatchInput!) { patchProfileFinancials(uuid: $uuid, input: $input) { financials { revenue { code value } primaryBank } } }',
@@ -158,7 +186,11 @@ describe('Marketplace V1 profile mutations over GraphQL', () => {
       { uuid, input: { revenue: { code: 'USD', value: 1 } } },
       v1,
     );
-    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400, fields: [{ pointer: '/revenue/code', message: 'must be one of GBP, EUR, ZAR' }] });
+    expect(bad.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_REQUEST',
+      status: 400,
+      fields: [{ pointer: '/revenue/code', message: 'must be one of GBP, EUR, ZAR' }],
+    });
     const url = await graphql(app.url, 'query($uuid: ID!) { profileFundingSearchUrl(uuid: $uuid) { url } }', { uuid }, v1);
     expect(url.data?.profileFundingSearchUrl.url).toContain(`/app/funding-search/${uuid}?token=`);
   });
@@ -167,12 +199,21 @@ describe('Marketplace V1 profile mutations over GraphQL', () => {
     const created = await graphql(app.url, 'mutation { createBlankProfile { uuid legacyEntityBusinessId } }', {}, v1);
     const { uuid, legacyEntityBusinessId } = created.data?.createBlankProfile as { uuid: string; legacyEntityBusinessId: number };
     const prisma = app.runtime.database.prisma;
-    await prisma.person.create({ data: { profileId: uuid, name: 'Ada', type: 'DIRECTOR', address: { city: 'Leeds' }, dateOfBirth: new Date('1980-02-03T00:00:00Z') } });
-    await prisma.property.create({ data: { profileId: uuid, type: 'HOTEL', valueValue: 1250000.5, valueCurrency: 'GBP', additionalDetails: 'Grade II listed' } });
+    await prisma.person.create({
+      data: { profileId: uuid, name: 'Ada', type: 'DIRECTOR', address: { city: 'Leeds' }, dateOfBirth: new Date('1980-02-03T00:00:00Z') },
+    });
+    await prisma.property.create({
+      data: { profileId: uuid, type: 'HOTEL', valueValue: 1250000.5, valueCurrency: 'GBP', additionalDetails: 'Grade II listed' },
+    });
     await prisma.assetSecurity.create({ data: { profileId: uuid, type: 'MAIN_PROPERTY', owner: 'Ada' } });
     await prisma.profile.update({
       where: { id: uuid },
-      data: { eligibilityRequest: { shared: { useOfFunds: 'CASH_FLOW', backgroundPurpose: 'Seasonal stock' }, recovery: { defendant: { name: 'SLOW PAYER LTD', sector: 'RETAIL' } } } },
+      data: {
+        eligibilityRequest: {
+          shared: { useOfFunds: 'CASH_FLOW', backgroundPurpose: 'Seasonal stock' },
+          recovery: { defendant: { name: 'SLOW PAYER LTD', sector: 'RETAIL' } },
+        },
+      },
     });
     const res = await graphql(
       app.url,

@@ -25,7 +25,11 @@ afterAll(() => app?.close());
 
 const v1 = (path: string) => `${app.url}/api/marketplace/v1${path}`;
 const patch = (path: string, body: unknown, headers = mine) =>
-  fetch(v1(path), { method: 'PATCH', headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(v1(path), {
+    method: 'PATCH',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 const readProfile = async (uuid: string, headers = mine) => (await fetch(v1(`/profiles/${uuid}`), { headers })).json();
 const row = (uuid: string) => app.runtime.database.prisma.profile.findUniqueOrThrow({ where: { id: uuid } });
 const blank = async (headers = mine) => (await (await postJson(v1('/profiles/blank'), undefined, headers)).json()) as { uuid: string };
@@ -90,7 +94,12 @@ describe('eligibilityRequest (spec 2.2)', () => {
     const { uuid } = await blank();
     const eligibilityRequest = {
       sourceQuestionnaireId: 'business-all-funding-products',
-      shared: { useOfFunds: 'CASH_FLOW', fundingAmount: { code: 'GBP', value: 50000 }, fundingPeriod: 12, backgroundPurpose: 'Seasonal stock before Christmas' },
+      shared: {
+        useOfFunds: 'CASH_FLOW',
+        fundingAmount: { code: 'GBP', value: 50000 },
+        fundingPeriod: 12,
+        backgroundPurpose: 'Seasonal stock before Christmas',
+      },
       recovery: { defendant: { name: 'SLOW PAYER LTD', primaryContactInformation: { email: 'accounts dept' } }, claimAmount: { code: 'GBP', value: 1200 } },
       termLoan: { hasTermLoan: false, preferredCreditFacility: ['TERM_LOAN'] },
     };
@@ -108,7 +117,9 @@ describe('PATCH /profiles/{uuid}/company and /financials', () => {
   it('merge: a patch of one field keeps the others, nested objects merge, updatedAt moves', async () => {
     const { uuid } = await blank();
     const before = await row(uuid);
-    expect((await patch(`/profiles/${uuid}/company`, { name: 'ACME WIDGETS LIMITED', type: 'LIMITED_COMPANY', contactAddress: { city: 'Sheffield' } })).status).toBe(204);
+    expect(
+      (await patch(`/profiles/${uuid}/company`, { name: 'ACME WIDGETS LIMITED', type: 'LIMITED_COMPANY', contactAddress: { city: 'Sheffield' } })).status,
+    ).toBe(204);
     expect((await patch(`/profiles/${uuid}/company`, { sector: 'MANUFACTURING', contactAddress: { postalCode: 'S9 3BL' } })).status).toBe(204);
     const profile = await readProfile(uuid);
     expect(profile.companyInformation).toEqual({
@@ -121,13 +132,17 @@ describe('PATCH /profiles/{uuid}/company and /financials', () => {
     expect(after).toMatchObject({ companyType: 'LIMITED_COMPANY', sector: 'MANUFACTURING' });
     expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(before.updatedAt.getTime());
 
-    const financials = { revenue: { code: 'GBP', value: 250000 }, tradingHistory: [{ profitNet: 1, revenue: 2, yearEnd: 2025 }], debtors: [{ id: 'd-1', name: 'Big Customer' }] };
+    const financials = {
+      revenue: { code: 'GBP', value: 250000 },
+      tradingHistory: [{ profitNet: 1, revenue: 2, yearEnd: 2025 }],
+      debtors: [{ id: 'd-1', name: 'Big Customer' }],
+    };
     expect((await patch(`/profiles/${uuid}/financials`, financials)).status).toBe(204);
     expect((await patch(`/profiles/${uuid}/financials`, { netProfit: { code: 'GBP', value: 30000 } })).status).toBe(204);
     expect((await readProfile(uuid)).financials).toEqual({ ...financials, netProfit: { code: 'GBP', value: 30000 } });
   });
 
-  it("a new registration number of a registered company brings its registered office as the contact address, unless the patch gives one", async () => {
+  it('a new registration number of a registered company brings its registered office as the contact address, unless the patch gives one', async () => {
     const { uuid } = await blank();
     expect((await patch(`/profiles/${uuid}/company`, { name: 'ACME', contactAddress: { city: 'Leeds', houseNumber: '9' } })).status).toBe(204);
     expect((await patch(`/profiles/${uuid}/company`, { registrationNumber: '09876543' })).status).toBe(204);
@@ -203,8 +218,7 @@ describe('PUT /profiles/{uuid}/move/{targetApiKey}', () => {
     other = (await createApiKey(app, owner.loginToken, { name: 'second', scopes: ['profile:read', 'profile:write'] })) as typeof other;
     masterAuth = bearer((await marketplaceV1Token(app, master.key)).jwt);
   });
-  const move = (uuid: string, target: string, headers: Record<string, string>) =>
-    fetch(v1(`/profiles/${uuid}/move/${target}`), { method: 'PUT', headers });
+  const move = (uuid: string, target: string, headers: Record<string, string>) => fetch(v1(`/profiles/${uuid}/move/${target}`), { method: 'PUT', headers });
 
   it("moves a master key's profile to another key of the account by its keyPrefix: 204", async () => {
     const { uuid } = await blank(masterAuth);

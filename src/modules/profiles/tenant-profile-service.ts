@@ -26,7 +26,6 @@ import { profileByIdWhere, selectProfileRows, type ProfileRow } from './profile-
 
 export type { BusinessProfile, ProfileEnvelope };
 
-
 /** What the registry states about the company, which a client's body cannot override. */
 const REGISTRY_FACTS = ['name', 'type', 'registrationNumber', 'incorporatedAt', 'sector', 'score', 'creditLimit', 'legalNotices'] as const;
 
@@ -55,7 +54,10 @@ export async function setUpTenantProfile(ctx: ServiceContext, input: CheckedLate
   }
   const { companyInformation: given, financials, ...sections } = body;
   const registry = await companyInformation(ctx, company, 'full');
-  const info = mergePatch({ ...registeredAddress(company), ...given }, registryFacts(registry, creditReportRefusal(company) === null)) as Record<string, unknown>;
+  const info = mergePatch({ ...registeredAddress(company), ...given }, registryFacts(registry, creditReportRefusal(company) === null)) as Record<
+    string,
+    unknown
+  >;
   try {
     const id = await ctx.db.$transaction(async (tx) => {
       const row = await tx.profile.create({
@@ -112,14 +114,17 @@ export async function getCreditReport(ctx: ServiceContext, self: string): Promis
  * @access internal: the tenant id comes from a look-up that established its visibility
  */
 export async function tenantCreditReport(ctx: ServiceContext, tenantId: string, self: string): Promise<CreditReport> {
-  const [row] = await selectProfileRows(ctx.db, (eb) => eb.and([eb('p.tenantId', '=', tenantId), eb('p.environment', '=', ctx.environment)]), { withTradeReferences: true, limit: 1 });
+  const [row] = await selectProfileRows(ctx.db, (eb) => eb.and([eb('p.tenantId', '=', tenantId), eb('p.environment', '=', ctx.environment)]), {
+    withTradeReferences: true,
+    limit: 1,
+  });
   if (!row) throw new AppError('NOT_FOUND', 'The tenant has no profile yet');
   return creditReportOfRow(ctx, row, tenantId, self);
 }
 
 async function creditReportOfRow(ctx: ServiceContext, row: ProfileRow, tenantId: string, self: string): Promise<CreditReport> {
   const company = await registryCompanyOf(ctx, row);
-  if (!company) throw AppError.unprocessable('The profile\'s company is not in the registry, so there is no credit report');
+  if (!company) throw AppError.unprocessable("The profile's company is not in the registry, so there is no credit report");
   const refusal = creditReportRefusal(company);
   if (refusal) throw AppError.unprocessable(refusal);
   return creditReportOf(await companyInformation(ctx, company, 'full'), company, { ...row, tenantId }, self, ctx.clock.now());
@@ -130,7 +135,11 @@ async function creditReportOfRow(ctx: ServiceContext, row: ProfileRow, tenantId:
  * PUT /profile: the whole profile is replaced; sections left out are emptied.
  * Either way the registry's facts stay, and the registration number cannot change (422).
  */
-export async function updateTenantProfile(ctx: ServiceContext, input: CheckedLater<TenantProfilePatch | TenantProfileReplace>, mode: 'patch' | 'put'): Promise<BusinessProfile> {
+export async function updateTenantProfile(
+  ctx: ServiceContext,
+  input: CheckedLater<TenantProfilePatch | TenantProfileReplace>,
+  mode: 'patch' | 'put',
+): Promise<BusinessProfile> {
   const actor = requireAccess(ctx, 'tenantProfile.write');
   const tenantId = await resolveTenantId(ctx, actor);
   const row = await findTenantProfileRow(ctx, actor, tenantId);
@@ -146,7 +155,8 @@ export async function updateTenantProfile(ctx: ServiceContext, input: CheckedLat
   const { companyInformation: givenInfo, financials, ...sections } = body;
   const info = mode === 'patch' ? mergePatch(row.companyInformation, givenInfo ?? {}) : (givenInfo ?? {});
   const nextFinancials = mode === 'patch' ? mergePatch(row.financials, financials ?? {}) : (financials ?? {});
-  const nextSections = mode === 'patch' ? sections : { properties: [], assets: [], assetsForSecurity: [], merchantCashAdvance: [], tradeReferences: [], ...sections };
+  const nextSections =
+    mode === 'patch' ? sections : { properties: [], assets: [], assetsForSecurity: [], merchantCashAdvance: [], tradeReferences: [], ...sections };
   await ctx.db.$transaction(async (tx) => {
     await tx.profile.update({
       where: { id: row.id },
@@ -167,7 +177,10 @@ function alreadySetUp(): AppError {
 
 /** The tenant's profile with its trade references (the tenant is one the caller acts on: resolveTenantId), in one typed SQL statement. */
 async function findTenantProfileRow(ctx: ServiceContext, actor: TenantActor, tenantId: string): Promise<ProfileRow> {
-  const [row] = await selectProfileRows(ctx.db, (eb) => eb.and([eb('p.tenantId', '=', tenantId), visibleProfileWhere(ctx, actor)(eb)]), { withTradeReferences: true, limit: 1 });
+  const [row] = await selectProfileRows(ctx.db, (eb) => eb.and([eb('p.tenantId', '=', tenantId), visibleProfileWhere(ctx, actor)(eb)]), {
+    withTradeReferences: true,
+    limit: 1,
+  });
   if (!row) throw new AppError('NOT_FOUND', 'The tenant has no profile yet: set it up with POST /profile');
   return row;
 }

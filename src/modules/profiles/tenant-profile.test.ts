@@ -37,7 +37,12 @@ describe('POST /profile (set-up)', () => {
   it('sets up the profile from the registry: 201 with the Business V1 profile', async () => {
     const { auth } = await tenantWithToken();
     const res = await send('POST', `${B}/profile`, auth, {
-      companyInformation: { registrationNumber: '09876543', website: 'https://acme.example', tradingAddress: { city: 'Sheffield' }, name: 'Not The Registry Name' },
+      companyInformation: {
+        registrationNumber: '09876543',
+        website: 'https://acme.example',
+        tradingAddress: { city: 'Sheffield' },
+        name: 'Not The Registry Name',
+      },
       financials: { revenue: { code: 'GBP', value: 900000 }, paymentTerms: 30 },
       tradeReferences: [{ companyName: 'Steel Supplies Ltd', contactEmail: 'ap@steel.example' }],
       properties: [{ type: 'OFFICES', value: { code: 'GBP', value: 450000 } }],
@@ -45,7 +50,18 @@ describe('POST /profile (set-up)', () => {
     expect(res.status).toBe(201);
     const profile = await res.json();
     expect(Object.keys(profile).sort()).toEqual(
-      ['assets', 'assetsForSecurity', 'companyInformation', 'createdAt', 'financials', 'id', 'merchantCashAdvance', 'properties', 'tradeReferences', 'updatedAt'].sort(),
+      [
+        'assets',
+        'assetsForSecurity',
+        'companyInformation',
+        'createdAt',
+        'financials',
+        'id',
+        'merchantCashAdvance',
+        'properties',
+        'tradeReferences',
+        'updatedAt',
+      ].sort(),
     );
     expect(profile.companyInformation).toMatchObject({
       name: 'ACME WIDGETS LIMITED', // the registry's facts win
@@ -147,7 +163,13 @@ describe('GET /profile and GET /profile/credit-report', () => {
         type: 'LIMITED_COMPANY',
         sector: 'MANUFACTURING',
         registrationNumber: '09876543',
-        score: { grade: 'A', changedAt: expect.any(String), lastAssessedAt: expect.any(String), industryAverageGrade: expect.stringMatching(/^[A-G]$/), previous: { grade: 'B' } },
+        score: {
+          grade: 'A',
+          changedAt: expect.any(String),
+          lastAssessedAt: expect.any(String),
+          industryAverageGrade: expect.stringMatching(/^[A-G]$/),
+          previous: { grade: 'B' },
+        },
         creditLimit: { code: 'GBP', value: 150000 },
         legalNotices: {
           company: { last12MonthsCount: 0, last12MonthsValue: { code: 'GBP', value: 0 } },
@@ -203,7 +225,11 @@ describe('GET /profile and GET /profile/credit-report', () => {
 describe('PATCH and PUT /profile', () => {
   it('PATCH merges companyInformation and financials, replaces the sections sent: 201', async () => {
     const { auth } = await tenantWithToken();
-    await send('POST', `${B}/profile`, auth, { ...ACME, financials: { revenue: { code: 'GBP', value: 1 } }, tradeReferences: [{ companyName: 'A' }, { companyName: 'B' }] });
+    await send('POST', `${B}/profile`, auth, {
+      ...ACME,
+      financials: { revenue: { code: 'GBP', value: 1 } },
+      tradeReferences: [{ companyName: 'A' }, { companyName: 'B' }],
+    });
     const res = await send('PATCH', `${B}/profile`, auth, {
       companyInformation: { website: 'https://new.example', name: 'Renamed' },
       financials: { netProfit: { code: 'GBP', value: 2 } },
@@ -222,7 +248,11 @@ describe('PATCH and PUT /profile', () => {
     const res = await send('PUT', `${B}/profile`, auth, { companyInformation: { website: 'https://put.example' } });
     expect(res.status).toBe(201);
     const profile = await res.json();
-    expect(profile).toMatchObject({ financials: {}, tradeReferences: [], companyInformation: { website: 'https://put.example', registrationNumber: '09876543' } });
+    expect(profile).toMatchObject({
+      financials: {},
+      tradeReferences: [],
+      companyInformation: { website: 'https://put.example', registrationNumber: '09876543' },
+    });
   });
 
   it('refuses a new registration number (422) and an empty PATCH (400), changing nothing', async () => {

@@ -20,7 +20,9 @@ export async function recordAnswers(
   const run = async (tx: Prisma.TransactionClient) => {
     await tx.$queryRaw`SELECT id FROM profile WHERE id = ${profile.uuid}::uuid FOR UPDATE`;
     const row = await tx.profile.findUniqueOrThrow({ where: { id: profile.uuid } });
-    const set = await tx.questionnaireAnswerSet.findUnique({ where: { profileId_questionnaireId: { profileId: profile.uuid, questionnaireId: definition.id } } });
+    const set = await tx.questionnaireAnswerSet.findUnique({
+      where: { profileId_questionnaireId: { profileId: profile.uuid, questionnaireId: definition.id } },
+    });
     const before = (set?.answers ?? {}) as Record<string, unknown>;
     const after = next(before);
     const documents = applyAnswerChange(definition, before, after, documentsOfRow(row));

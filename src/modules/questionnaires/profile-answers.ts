@@ -36,10 +36,8 @@ function setIn(target: Record<string, unknown>, keys: string[], value: unknown):
   else target[head] = next;
 }
 
-const toProfileValue = (q: Question, value: unknown) =>
-  q.transform === 'date-time' && typeof value === 'string' ? `${value}T00:00:00.000Z` : value;
-const toAnswerValue = (q: Question, value: unknown) =>
-  q.transform === 'date-time' && typeof value === 'string' ? value.slice(0, 10) : value;
+const toProfileValue = (q: Question, value: unknown) => (q.transform === 'date-time' && typeof value === 'string' ? `${value}T00:00:00.000Z` : value);
+const toAnswerValue = (q: Question, value: unknown) => (q.transform === 'date-time' && typeof value === 'string' ? value.slice(0, 10) : value);
 
 /**
  * The profile's documents after the answers changed from `before` to `after`: answered questions

@@ -13,13 +13,15 @@ export const QUESTION_TYPES = ['string', 'email', 'phone', 'enum', 'boolean', 'n
 
 export type Condition = { field: string; equals: unknown } | { field: string; in: unknown[] } | { all: Condition[] };
 
-export const ConditionSchema: z.ZodType<Condition> = z.lazy(() =>
-  z.union([
-    z.strictObject({ field: z.string(), equals: z.unknown() }),
-    z.strictObject({ field: z.string(), in: z.array(z.unknown()).min(1) }),
-    z.strictObject({ all: z.array(ConditionSchema).min(1) }),
-  ]),
-).meta({ id: 'QuestionCondition', description: '{ field, equals } | { field, in: [...] } | { all: [conditions] } over the answers' }) as z.ZodType<Condition>;
+export const ConditionSchema: z.ZodType<Condition> = z
+  .lazy(() =>
+    z.union([
+      z.strictObject({ field: z.string(), equals: z.unknown() }),
+      z.strictObject({ field: z.string(), in: z.array(z.unknown()).min(1) }),
+      z.strictObject({ all: z.array(ConditionSchema).min(1) }),
+    ]),
+  )
+  .meta({ id: 'QuestionCondition', description: '{ field, equals } | { field, in: [...] } | { all: [conditions] } over the answers' }) as z.ZodType<Condition>;
 
 const QuestionSchema = z
   .strictObject({
@@ -27,7 +29,10 @@ const QuestionSchema = z
     label: z.string().min(1),
     help: z.string().min(1),
     type: z.enum(QUESTION_TYPES),
-    options: z.array(z.union([z.string(), z.number()])).min(1).optional(),
+    options: z
+      .array(z.union([z.string(), z.number()]))
+      .min(1)
+      .optional(),
     required: z.boolean(),
     requiredWhen: ConditionSchema.optional(),
     askedWhen: ConditionSchema.optional(),
@@ -59,7 +64,9 @@ function conditionFields(condition: Condition): string[] {
 
 function load(): Map<string, QuestionnaireDefinition> {
   const definitions = new Map<string, QuestionnaireDefinition>();
-  for (const file of readdirSync(DEFINITIONS_DIR).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(DEFINITIONS_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const parsed = DefinitionSchema.safeParse(JSON.parse(readFileSync(path.join(DEFINITIONS_DIR, file), 'utf8')));
     if (!parsed.success) {
       throw new Error(`questionnaire definition ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);

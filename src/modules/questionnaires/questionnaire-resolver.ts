@@ -29,7 +29,8 @@ export class QuestionnaireResolver {
   }
 
   @Query(() => GraphQLJSONObject, {
-    description: 'Free-form JSON: the answer JSON Schema (draft 2020-12), itself a document whose shape is JSON Schema\'s; with profileId, pre-filled from that profile',
+    description:
+      "Free-form JSON: the answer JSON Schema (draft 2020-12), itself a document whose shape is JSON Schema's; with profileId, pre-filled from that profile",
   })
   questionnaireJsonSchema(
     @Arg('id', () => ID) id: string,

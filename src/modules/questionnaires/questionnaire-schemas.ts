@@ -10,7 +10,10 @@ export const QuestionDto = z
     label: z.string(),
     help: z.string(),
     type: z.enum(QUESTION_TYPES),
-    options: z.array(z.union([z.string(), z.number()])).nullable().describe('The allowed values: strings for an enum, or numbers for a fixed set'),
+    options: z
+      .array(z.union([z.string(), z.number()]))
+      .nullable()
+      .describe('The allowed values: strings for an enum, or numbers for a fixed set'),
     required: z.boolean(),
     requiredWhen: ConditionSchema.nullable().describe('The condition under which it is required'),
     askedWhen: ConditionSchema.nullable().describe('The condition under which it is asked'),

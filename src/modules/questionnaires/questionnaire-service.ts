@@ -16,7 +16,7 @@ import { profileDefaults } from './profile-answers.js';
 import type { Answers, QuestionDto, QuestionnaireDto } from './questionnaire-schemas.js';
 import { questionnaireDefinition, questionnaireDefinitions, type Question, type QuestionnaireDefinition } from './questionnaire-definitions.js';
 
-export type {  QuestionnaireDto };
+export type { QuestionnaireDto };
 
 function toQuestionnaireDto(d: QuestionnaireDefinition): QuestionnaireDto {
   const question = (q: Question): QuestionDto => ({
@@ -29,7 +29,13 @@ function toQuestionnaireDto(d: QuestionnaireDefinition): QuestionnaireDto {
     askedWhen: q.askedWhen ?? null,
     default: q.default ?? null,
   });
-  return { id: d.id, version: d.version, title: d.title, description: d.description, questions: Object.fromEntries(d.questions.map((q) => [q.key, question(q)])) };
+  return {
+    id: d.id,
+    version: d.version,
+    title: d.title,
+    description: d.description,
+    questions: Object.fromEntries(d.questions.map((q) => [q.key, question(q)])),
+  };
 }
 
 export function listQuestionnaires(ctx: ServiceContext): QuestionnaireDto[] {
@@ -97,7 +103,12 @@ export const DeleteAnswersQuery = z.object({
 });
 
 /** DELETE .../answers?answerKey=a&answerKey=b: removes those answers and what they put in the profile. */
-export async function deleteAnswers(ctx: ServiceContext, id: unknown, profileUuid: unknown, answerKeys: CheckedLater<z.output<typeof AnswerKeys>>): Promise<Answers> {
+export async function deleteAnswers(
+  ctx: ServiceContext,
+  id: unknown,
+  profileUuid: unknown,
+  answerKeys: CheckedLater<z.output<typeof AnswerKeys>>,
+): Promise<Answers> {
   const actor = requireAccess(ctx, 'answers.write');
   const profileId = await findVisibleProfileId(ctx, actor, profileUuid);
   const keys = answerKeys();
@@ -105,7 +116,10 @@ export async function deleteAnswers(ctx: ServiceContext, id: unknown, profileUui
   const known = new Set(definition.questions.map((q) => q.key));
   const unknown = keys.filter((k) => !known.has(k));
   if (unknown.length) {
-    throw AppError.badRequest('Unknown answerKey', unknown.map((k) => ({ pointer: `query:answerKey`, message: `${k} is not a question of ${definition.id}` })));
+    throw AppError.badRequest(
+      'Unknown answerKey',
+      unknown.map((k) => ({ pointer: `query:answerKey`, message: `${k} is not a question of ${definition.id}` })),
+    );
   }
   return recordAnswers(ctx, definition, profileId, (stored) => Object.fromEntries(Object.entries(stored).filter(([k]) => !keys.includes(k))));
 }

@@ -8,8 +8,13 @@ import { objectTypeFrom } from '../../infra/graphql/zod-graphql-types.js';
 
 const CONDITION = 'Recursive ({ field, equals } | { field, in: [...] } | { all: [conditions] }) over answers of any type, which GraphQL cannot express';
 
-const QuestionListed = z.strictObject({ key: z.string().describe('The answer field it fills'), ...QuestionDto.shape }).meta({ id: 'Question', description: 'One question of a questionnaire' });
-const QuestionnaireListed = QuestionnaireDto.extend({ questions: z.array(QuestionListed) }).meta({ id: 'Questionnaire', description: 'A questionnaire and its questions, in form order' });
+const QuestionListed = z
+  .strictObject({ key: z.string().describe('The answer field it fills'), ...QuestionDto.shape })
+  .meta({ id: 'Question', description: 'One question of a questionnaire' });
+const QuestionnaireListed = QuestionnaireDto.extend({ questions: z.array(QuestionListed) }).meta({
+  id: 'Questionnaire',
+  description: 'A questionnaire and its questions, in form order',
+});
 export type Questionnaire = z.infer<typeof QuestionnaireListed>;
 
 export const Questionnaire = objectTypeFrom(QuestionnaireListed, {

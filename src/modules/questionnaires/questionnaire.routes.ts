@@ -34,7 +34,8 @@ export const questionnaireRoutes: RouteDefinition[] = [
     path: `${BASES.marketplaceV1}/questionnaires`,
     operationId: 'QuestionnaireController_list',
     summary: 'List the questionnaires',
-    description: 'The eleven questionnaires (business and introducer variants for funding, working capital, commercial property, grants, R&D tax, debt recovery and credit improvement), each with its questions: key, label, help text, type, options, and when it is required or asked.',
+    description:
+      'The eleven questionnaires (business and introducer variants for funding, working capital, commercial property, grants, R&D tax, debt recovery and credit improvement), each with its questions: key, label, help text, type, options, and when it is required or asked.',
     access: 'questionnaires.read',
     response: z.array(QuestionnaireDto),
     successStatus: 200,
@@ -72,8 +73,9 @@ export const questionnaireRoutes: RouteDefinition[] = [
     method: 'get',
     path: `${BASES.marketplaceV1}/questionnaires/:questionnaireId/profiles/:profileId/json-schema`,
     operationId: 'QuestionnaireController_profileJsonSchema',
-    summary: "Get the answer schema pre-filled from a profile",
-    description: "The same JSON Schema with the profile's current answers and company facts as each property's `default`, to pre-fill a form. A profile the caller cannot see is a 404.",
+    summary: 'Get the answer schema pre-filled from a profile',
+    description:
+      "The same JSON Schema with the profile's current answers and company facts as each property's `default`, to pre-fill a form. A profile the caller cannot see is a 404.",
     access: 'questionnaires.read',
     example: { params: { questionnaireId: Q } },
     response: AnswerJsonSchema,
@@ -87,7 +89,7 @@ export const questionnaireRoutes: RouteDefinition[] = [
     operationId: 'AnswerController_put',
     summary: 'Answer a questionnaire for a profile',
     description:
-      "Stores a complete answer set (every answer the questionnaire requires, including those its conditions require) and writes the answers into the profile in the same transaction: contact details, company facts, annual figures and the eligibility request matching reads. Answers left out of a later PUT are removed, with what they had put in the profile. An invalid body is a 400 naming every failing answer by JSON pointer; nothing is stored.",
+      'Stores a complete answer set (every answer the questionnaire requires, including those its conditions require) and writes the answers into the profile in the same transaction: contact details, company facts, annual figures and the eligibility request matching reads. Answers left out of a later PUT are removed, with what they had put in the profile. An invalid body is a 400 naming every failing answer by JSON pointer; nothing is stored.',
     access: 'answers.write',
     example: { summary: 'ACME WIDGETS LIMITED asks for £150,000 over 24 months', params: { questionnaireId: Q }, body: ACME_ANSWERS },
     jsonSchemaBody: answersBodySchema(false),
@@ -100,7 +102,8 @@ export const questionnaireRoutes: RouteDefinition[] = [
     path: answersPath,
     operationId: 'AnswerController_patch',
     summary: 'Change some answers',
-    description: 'Merges the answers sent into the stored ones and updates the profile; the merged set must still be valid (a 400 names what is missing or wrong).',
+    description:
+      'Merges the answers sent into the stored ones and updates the profile; the merged set must still be valid (a 400 names what is missing or wrong).',
     access: 'answers.write',
     example: { summary: 'The net profit of the latest accounts, and the urgency', params: { questionnaireId: Q }, body: ACME_PATCH },
     jsonSchemaBody: answersBodySchema(true),
@@ -126,7 +129,8 @@ export const questionnaireRoutes: RouteDefinition[] = [
     path: answersPath,
     operationId: 'AnswerController_delete',
     summary: 'Remove answers',
-    description: 'Removes the answers named by `answerKey` (repeat the parameter for several) and unsets what they had put in the profile; values other sources set (e.g. `PATCH …/company`) stay.',
+    description:
+      'Removes the answers named by `answerKey` (repeat the parameter for several) and unsets what they had put in the profile; values other sources set (e.g. `PATCH …/company`) stay.',
     access: 'answers.write',
     example: { params: { questionnaireId: Q }, query: { answerKey: ['fundingUrgency'] } },
     query: questionnaires.DeleteAnswersQuery,

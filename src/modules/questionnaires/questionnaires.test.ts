@@ -11,9 +11,17 @@ import { bearer, marketplaceV1Token, signUpIntegrator } from '../../../test/supp
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
 
 const SPEC_IDS = [
-  'business-all-funding-products', 'business-anonymous-working-capital', 'business-working-capital', 'introducer-grants',
-  'introducer-rd-tax-claim', 'introducer-recovery-loan-scheme', 'introducer-working-capital', 'introducer-commercial-property',
-  'introducer-credit-improvement', 'introducer-debt-recovery', 'introducer-all-funding-products',
+  'business-all-funding-products',
+  'business-anonymous-working-capital',
+  'business-working-capital',
+  'introducer-grants',
+  'introducer-rd-tax-claim',
+  'introducer-recovery-loan-scheme',
+  'introducer-working-capital',
+  'introducer-commercial-property',
+  'introducer-credit-improvement',
+  'introducer-debt-recovery',
+  'introducer-all-funding-products',
 ];
 const definitions = [...questionnaireDefinitions().values()];
 
@@ -50,18 +58,35 @@ describe('the questionnaire catalogue', () => {
     const res = await send('GET', '/questionnaires/introducer-all-funding-products');
     const body = await res.json();
     expect(body.questions.clientNumber).toMatchObject({ type: 'phone', required: true, label: expect.any(String), help: expect.any(String) });
-    expect(body.questions.companyNumber).toMatchObject({ required: false, requiredWhen: { field: 'companyType', in: ['LIMITED_COMPANY', 'LIMITED_LIABILITY_PARTNERSHIP'] } });
+    expect(body.questions.companyNumber).toMatchObject({
+      required: false,
+      requiredWhen: { field: 'companyType', in: ['LIMITED_COMPANY', 'LIMITED_LIABILITY_PARTNERSHIP'] },
+    });
     expect((await send('GET', '/questionnaires/nope')).status).toBe(404);
   });
 });
 
 /** The live platform's full Marketplace V1 working-capital answer body: no contact fields at all. */
 const WORKING_CAPITAL_ANSWERS = {
-  companyType: 'LIMITED_COMPANY', companyName: 'ACME WIDGETS LIMITED', companyNumber: '09876543', useOfFunds: 'CASH_FLOW',
-  fundingAmount: { code: 'GBP', value: 50000 }, fundingPeriod: 12, sector: 'MANUFACTURING', incorporationDate: '2015-10-19',
-  revenue: { code: 'GBP', value: 900000 }, businessPurposes: true, fundingUrgency: 'ONE_MONTH', personalGuarantee: true, homeOwnership: true,
-  businessOwnsAssets: false, tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL', netProfit: { code: 'GBP', value: 120000 },
-  tradeDebtors: { code: 'GBP', value: 30000 }, bankInterest: { code: 'GBP', value: 2000 }, depreciation: { code: 'GBP', value: 5000 },
+  companyType: 'LIMITED_COMPANY',
+  companyName: 'ACME WIDGETS LIMITED',
+  companyNumber: '09876543',
+  useOfFunds: 'CASH_FLOW',
+  fundingAmount: { code: 'GBP', value: 50000 },
+  fundingPeriod: 12,
+  sector: 'MANUFACTURING',
+  incorporationDate: '2015-10-19',
+  revenue: { code: 'GBP', value: 900000 },
+  businessPurposes: true,
+  fundingUrgency: 'ONE_MONTH',
+  personalGuarantee: true,
+  homeOwnership: true,
+  businessOwnsAssets: false,
+  tradingAddress: '4 Parkway Drive, Sheffield, S9 3BL',
+  netProfit: { code: 'GBP', value: 120000 },
+  tradeDebtors: { code: 'GBP', value: 30000 },
+  bankInterest: { code: 'GBP', value: 2000 },
+  depreciation: { code: 'GBP', value: 5000 },
   amortisation: { code: 'GBP', value: 1000 },
 };
 
@@ -85,7 +110,12 @@ describe.each(definitions.map((d) => [d.id, d] as const))('%s', (id, definition)
   it('serves a draft 2020-12 JSON Schema that compiles and accepts a complete answer set', async () => {
     const schema = await (await send('GET', `/questionnaires/${id}/json-schema`)).json();
     expect(schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false });
-    expect([...schema.required].sort()).toEqual(definition.questions.filter((q) => q.required).map((q) => q.key).sort());
+    expect([...schema.required].sort()).toEqual(
+      definition.questions
+        .filter((q) => q.required)
+        .map((q) => q.key)
+        .sort(),
+    );
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     expect(ajv.validate(schema, completeAnswers(definition))).toBe(true);
   });
@@ -120,7 +150,10 @@ describe.each(definitions.map((d) => [d.id, d] as const))('%s', (id, definition)
     for (const [body, pointer] of cases) {
       const res = await send('PUT', `/questionnaires/${id}/profiles/${uuid}/answers`, body);
       expect(res.status, pointer).toBe(400);
-      expect((await res.json()).errors.map((e: { pointer: string }) => e.pointer), pointer).toContain(pointer);
+      expect(
+        (await res.json()).errors.map((e: { pointer: string }) => e.pointer),
+        pointer,
+      ).toContain(pointer);
     }
     expect(await answerSets(uuid)).toEqual([]);
   });
@@ -176,7 +209,9 @@ describe('conditions, partial answers and deletion', () => {
   it('PATCH merges answers; DELETE removes them and what they put in the profile', async () => {
     const uuid = await newProfile();
     await send('PUT', `/questionnaires/${id}/profiles/${uuid}/answers`, base());
-    expect((await send('PATCH', `/questionnaires/${id}/profiles/${uuid}/answers`, { fundingUrgency: 'ASAP', revenue: { code: 'GBP', value: 123 } })).status).toBe(204);
+    expect(
+      (await send('PATCH', `/questionnaires/${id}/profiles/${uuid}/answers`, { fundingUrgency: 'ASAP', revenue: { code: 'GBP', value: 123 } })).status,
+    ).toBe(204);
     const stored = await (await send('GET', `/questionnaires/${id}/profiles/${uuid}/answers`)).json();
     expect(stored).toMatchObject({ fundingUrgency: 'ASAP', revenue: { code: 'GBP', value: 123 }, companyName: base().companyName });
     expect((await profileRow(uuid)).financials).toMatchObject({ revenue: { code: 'GBP', value: 123 } });
@@ -185,7 +220,10 @@ describe('conditions, partial answers and deletion', () => {
     expect(patchConditional.status).toBe(400);
     expect((await send('PATCH', `/questionnaires/${id}/profiles/${uuid}/answers`, {})).status).toBe(400);
 
-    const del = await fetch(v1(`/questionnaires/${id}/profiles/${uuid}/answers?answerKey=fundingUrgency&answerKey=revenue`), { method: 'DELETE', headers: auth });
+    const del = await fetch(v1(`/questionnaires/${id}/profiles/${uuid}/answers?answerKey=fundingUrgency&answerKey=revenue`), {
+      method: 'DELETE',
+      headers: auth,
+    });
     expect(del.status).toBe(204);
     const after = await (await send('GET', `/questionnaires/${id}/profiles/${uuid}/answers`)).json();
     expect(after.fundingUrgency).toBeUndefined();
@@ -228,7 +266,12 @@ describe('GraphQL', () => {
     expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_REQUEST', fields: [{ pointer: '/uniqueIp' }] });
     const schema = await graphql(app.url, 'query($p: ID!) { questionnaireJsonSchema(id: "introducer-grants", profileId: $p) }', { p: uuid }, auth);
     expect(schema.data?.questionnaireJsonSchema.properties.uniqueIp.default).toBe(true);
-    const left = await graphql(app.url, 'mutation($p: ID!) { deleteAnswers(questionnaireId: "introducer-grants", profileId: $p, answerKeys: ["uniqueIp"]) }', { p: uuid }, auth);
+    const left = await graphql(
+      app.url,
+      'mutation($p: ID!) { deleteAnswers(questionnaireId: "introducer-grants", profileId: $p, answerKeys: ["uniqueIp"]) }',
+      { p: uuid },
+      auth,
+    );
     expect(left.data?.deleteAnswers.uniqueIp).toBeUndefined();
   });
 });

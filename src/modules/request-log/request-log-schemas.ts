@@ -38,11 +38,18 @@ const STATUS_CLASSES = ['SUCCEEDED', 'FAILED', 'CLIENT_ERROR', 'SERVER_ERROR'] a
 export const RequestLogFilter = z
   .strictObject({
     status: z.number().int().min(100).max(599).optional().describe('Exactly this HTTP status'),
-    outcome: z.enum(STATUS_CLASSES, { message: `must be one of ${STATUS_CLASSES.join(', ')}` }).optional().describe('SUCCEEDED (below 400), FAILED (400 and above), CLIENT_ERROR (4xx) or SERVER_ERROR (5xx)'),
+    outcome: z
+      .enum(STATUS_CLASSES, { message: `must be one of ${STATUS_CLASSES.join(', ')}` })
+      .optional()
+      .describe('SUCCEEDED (below 400), FAILED (400 and above), CLIENT_ERROR (4xx) or SERVER_ERROR (5xx)'),
     route: z.string().trim().min(1).max(300).optional().describe('Route templates containing this text (case-insensitive)'),
     credential: z.string().trim().min(1).max(64).optional().describe('An API key id, a user id or a token kind'),
     requestId: z.string().trim().min(1).max(200).optional().describe('Exactly this request id'),
-    before: z.string().regex(/^\d{1,19}$/, 'must be an entry id').optional().describe("Entries older than this one (the previous page's endCursor)"),
+    before: z
+      .string()
+      .regex(/^\d{1,19}$/, 'must be an entry id')
+      .optional()
+      .describe("Entries older than this one (the previous page's endCursor)"),
     first: z.number().int().min(1).max(200).default(50),
   })
   .meta({ description: 'Which requests to list: every given condition holds' });

@@ -74,7 +74,8 @@ export async function purgeRequestLog(db: Db, now: Date, retentionDays: number, 
   const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
   let purged = 0;
   for (;;) {
-    const deleted = await db.$executeRaw`DELETE FROM request_log_entry WHERE id IN (SELECT id FROM request_log_entry WHERE "createdAt" < ${cutoff} LIMIT ${batch})`;
+    const deleted =
+      await db.$executeRaw`DELETE FROM request_log_entry WHERE id IN (SELECT id FROM request_log_entry WHERE "createdAt" < ${cutoff} LIMIT ${batch})`;
     purged += deleted;
     if (deleted < batch) return purged;
   }

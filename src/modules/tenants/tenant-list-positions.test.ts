@@ -72,12 +72,19 @@ describe('creates racing in one account', () => {
     const [mine, theirs] = await Promise.all([leastPrivilegedIntegrator(), leastPrivilegedIntegrator()]);
     // Both accounts' creates interleaved, all in flight at once.
     const created = await Promise.all(
-      Array.from({ length: 80 }, (_, i) => (i % 8 < 5 ? createTenant(mine.token, `race-${i}`).then((id) => ({ id, owner: 'mine' })) : createTenant(theirs.token, `race-${i}`).then((id) => ({ id, owner: 'theirs' })))),
+      Array.from({ length: 80 }, (_, i) =>
+        i % 8 < 5
+          ? createTenant(mine.token, `race-${i}`).then((id) => ({ id, owner: 'mine' }))
+          : createTenant(theirs.token, `race-${i}`).then((id) => ({ id, owner: 'theirs' })),
+      ),
     );
     const ownedBy = (owner: string) => created.filter((c) => c.owner === owner).map((c) => c.id);
     expect(ownedBy('mine')).toHaveLength(50);
 
-    for (const [integrator, count] of [[mine, 50], [theirs, 30]] as const) {
+    for (const [integrator, count] of [
+      [mine, 50],
+      [theirs, 30],
+    ] as const) {
       const numbered = await positionsOf(integrator.accountId);
       expect(numbered.map((t) => t.position)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
       expect(new Set(numbered.map((t) => t.id))).toEqual(new Set(ownedBy(integrator === mine ? 'mine' : 'theirs')));
@@ -103,7 +110,9 @@ describe('creates racing in one account', () => {
     const integrator = await leastPrivilegedIntegrator();
     await createTenant(integrator.token, 'gap-0');
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => postJson(`${app.url}/api/platform/v1/tenants`, { referenceId: i % 2 ? 'gap-0' : `gap-${i + 1}` }, bearer(integrator.token))),
+      Array.from({ length: 10 }, (_, i) =>
+        postJson(`${app.url}/api/platform/v1/tenants`, { referenceId: i % 2 ? 'gap-0' : `gap-${i + 1}` }, bearer(integrator.token)),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([...Array(5).fill(201), ...Array(5).fill(409)]);
     await createTenant(integrator.token, 'gap-last');
@@ -135,7 +144,11 @@ describe('lists', () => {
       `INSERT INTO tenant (id, "accountId", "referenceId", "updatedDateTime") SELECT gen_random_uuid(), $1::uuid, 'bulk-' || i, now() FROM generate_series(1, 2000) i`,
       integrator.accountId,
     );
-    const numbered = await db().tenant.findMany({ where: { accountId: integrator.accountId }, select: { referenceId: true, position: true }, orderBy: { position: 'asc' } });
+    const numbered = await db().tenant.findMany({
+      where: { accountId: integrator.accountId },
+      select: { referenceId: true, position: true },
+      orderBy: { position: 'asc' },
+    });
     expect(numbered.map((t) => t.position)).toEqual(Array.from({ length: 2001 }, (_, i) => i + 1));
     expect(numbered.map((t) => t.referenceId)).toEqual(['bulk-first', ...Array.from({ length: 2000 }, (_, i) => `bulk-${i + 1}`)]);
     const last = await offsetPage(integrator.token, 1995, 20);
@@ -219,13 +232,28 @@ describe('the migration', () => {
         ['00000000-0000-4000-8000-000000000107', null, 'demo', '2026-01-01'],
       ];
       for (const [id, account, environment, created] of rows) {
-        await client.query(`INSERT INTO tenant (id, "accountId", environment, "createdDateTime", "updatedDateTime") VALUES ($1, $2, $3, $4, now())`, [id, account, environment, created]);
+        await client.query(`INSERT INTO tenant (id, "accountId", environment, "createdDateTime", "updatedDateTime") VALUES ($1, $2, $3, $4, now())`, [
+          id,
+          account,
+          environment,
+          created,
+        ]);
       }
 
       await client.query(migrations.find((m) => m.name === MIGRATION)!.sql);
 
-      const numbered = await client.query<{ id: string; position: number | null }>('SELECT id, position FROM tenant ORDER BY "accountId", environment, position');
-      expect(Object.fromEntries(numbered.rows.map((r) => [r.id.slice(-3), r.position]))).toEqual({ '104': 1, '101': 2, '102': 3, '103': 4, '105': 1, '106': 1, '107': null });
+      const numbered = await client.query<{ id: string; position: number | null }>(
+        'SELECT id, position FROM tenant ORDER BY "accountId", environment, position',
+      );
+      expect(Object.fromEntries(numbered.rows.map((r) => [r.id.slice(-3), r.position]))).toEqual({
+        '104': 1,
+        '101': 2,
+        '102': 3,
+        '103': 4,
+        '105': 1,
+        '106': 1,
+        '107': null,
+      });
       const lists = await client.query('SELECT "accountId", environment::text FROM tenant_list ORDER BY 1, 2');
       expect(lists.rows).toEqual([
         { accountId: a, environment: 'demo' },
@@ -233,7 +261,10 @@ describe('the migration', () => {
         { accountId: b, environment: 'demo' },
       ]);
       // And the next tenant of a list takes the position after the backfilled ones.
-      const next = await client.query<{ position: number }>(`INSERT INTO tenant (id, "accountId", "updatedDateTime") VALUES (gen_random_uuid(), $1, now()) RETURNING position`, [a]);
+      const next = await client.query<{ position: number }>(
+        `INSERT INTO tenant (id, "accountId", "updatedDateTime") VALUES (gen_random_uuid(), $1, now()) RETURNING position`,
+        [a],
+      );
       expect(next.rows[0]!.position).toBe(5);
     } finally {
       await client.end();

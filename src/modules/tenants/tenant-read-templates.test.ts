@@ -22,7 +22,8 @@ const db = () => app.runtime.database.prisma;
 async function accountWithTenants(count: number): Promise<{ accountId: string; tenantIds: string[] }> {
   const account = await db().account.create({ data: { name: `templates-${randomUUID()}`, environment: 'demo' } });
   const tenantIds: string[] = [];
-  for (let i = 0; i < count; i++) tenantIds.push((await db().tenant.create({ data: { accountId: account.id, environment: 'demo', referenceId: `t-${i}` } })).id);
+  for (let i = 0; i < count; i++)
+    tenantIds.push((await db().tenant.create({ data: { accountId: account.id, environment: 'demo', referenceId: `t-${i}` } })).id);
   return { accountId: account.id, tenantIds };
 }
 
@@ -52,8 +53,7 @@ describe('template-bound tenant and profile reads', () => {
   it("read the profiles of the tenants each call names, in the call's environment", async () => {
     const { accountId, tenantIds } = await accountWithTenants(3);
     const [t1, t2, t3] = tenantIds as [string, string, string];
-    const profileOf = async (tenantId: string) =>
-      (await db().profile.create({ data: { ownerAccountId: accountId, tenantId, environment: 'demo' } })).id;
+    const profileOf = async (tenantId: string) => (await db().profile.create({ data: { ownerAccountId: accountId, tenantId, environment: 'demo' } })).id;
     const p1 = await profileOf(t1);
     const p2 = await profileOf(t2);
     const read = async (ids: string[], environment: TenantFilter['environment']) =>
@@ -61,6 +61,11 @@ describe('template-bound tenant and profile reads', () => {
     expect(await read([t1], 'demo')).toEqual([[t1, p1]]);
     expect(await read([t2, t3], 'demo')).toEqual([[t2, p2]]);
     expect(await read([t1, t2], 'production')).toEqual([]);
-    expect(await read([t1, t2, t3], 'demo')).toEqual([[t1, p1], [t2, p2]].sort());
+    expect(await read([t1, t2, t3], 'demo')).toEqual(
+      [
+        [t1, p1],
+        [t2, p2],
+      ].sort(),
+    );
   });
 });

@@ -80,7 +80,12 @@ const LAST_POSITION = 2 ** 31 - 1;
 
 /** Tenants within `filter` in list order (oldest first), from `offset`: one index seek for a whole list (see `isWholeList`). */
 export function selectTenantsFromOffset(db: Db, filter: TenantFilter, offset: number, limit: number): Promise<TenantRow[]> {
-  const inOrder = readsOf(db).selectFrom('tenant').select(TENANT_COLUMNS).where((eb) => eb.and(filter)).orderBy('position').limit(limit);
+  const inOrder = readsOf(db)
+    .selectFrom('tenant')
+    .select(TENANT_COLUMNS)
+    .where((eb) => eb.and(filter))
+    .orderBy('position')
+    .limit(limit);
   return isWholeList(filter) ? inOrder.where('position', '>', Math.min(offset, LAST_POSITION)).execute() : inOrder.offset(offset).execute();
 }
 
@@ -106,7 +111,13 @@ export function selectTenantsAfter(db: Db, filter: TenantFilter, afterId: string
     .selectFrom('tenant')
     .select(TENANT_COLUMNS)
     .where((eb) => eb.and(filter))
-    .where('position', '>', (eb) => eb.selectFrom('tenant as cursor').select('cursor.position').where((c) => c.and(filter)).where('cursor.id', '=', afterId))
+    .where('position', '>', (eb) =>
+      eb
+        .selectFrom('tenant as cursor')
+        .select('cursor.position')
+        .where((c) => c.and(filter))
+        .where('cursor.id', '=', afterId),
+    )
     .orderBy('position')
     .limit(limit)
     .execute();

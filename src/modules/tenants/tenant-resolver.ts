@@ -2,7 +2,15 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { ServiceContext } from '../../kernel/context.js';
 import type { z } from 'zod';
-import { CreateTenantBody, PageQuery, TenantConnectionArgs, UpdateTenantBody, type TenantConnection as TenantConnectionResult, type TenantDto, type TenantPage as TenantPageResult } from './tenant-schemas.js';
+import {
+  CreateTenantBody,
+  PageQuery,
+  TenantConnectionArgs,
+  UpdateTenantBody,
+  type TenantConnection as TenantConnectionResult,
+  type TenantDto,
+  type TenantPage as TenantPageResult,
+} from './tenant-schemas.js';
 import { checkLater, parseInput } from '../../kernel/validation.js';
 import * as tenants from './tenant-service.js';
 import { mappedSubscribe } from '../../infra/graphql/graphql-errors.js';
@@ -24,7 +32,10 @@ export class TenantResolver {
     return tenants.listTenants(ctx, parseInput(PageQuery, { offset, limit }, 'Query'));
   }
 
-  @Query(() => TenantConnection, { description: "Tenants, oldest first, in keyset pages: `after` is the previous page's pageInfo.endCursor (a tenant id). No total: tenants(offset, limit) gives it." })
+  @Query(() => TenantConnection, {
+    description:
+      "Tenants, oldest first, in keyset pages: `after` is the previous page's pageInfo.endCursor (a tenant id). No total: tenants(offset, limit) gives it.",
+  })
   async tenantConnection(
     @Arg('first', () => Int, { defaultValue: 20 }) first: number,
     @Arg('after', () => ID, { nullable: true }) after: string | null,

@@ -103,5 +103,5 @@ export const TenantConnection = z
       hasNextPage: z.boolean(),
     }),
   })
-  .describe("Tenants in keyset pages, oldest first: one statement per page at any depth, and no total (tenants(offset, limit) gives it, once).");
+  .describe('Tenants in keyset pages, oldest first: one statement per page at any depth, and no total (tenants(offset, limit) gives it, once).');
 export type TenantConnection = z.infer<typeof TenantConnection>;

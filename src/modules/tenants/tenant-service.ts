@@ -10,7 +10,15 @@ import { requireAccess } from '../../kernel/access-policy.js';
 import { isUniqueViolation } from '../../infra/prisma-errors.js';
 import { answerOnceAsIs } from '../../infra/idempotent-answers.js';
 import type { z } from 'zod';
-import { TenantId, type CreateTenantBody, type PageQuery, type TenantCursorPage, type TenantDto, type TenantPage, type UpdateTenantBody } from './tenant-schemas.js';
+import {
+  TenantId,
+  type CreateTenantBody,
+  type PageQuery,
+  type TenantCursorPage,
+  type TenantDto,
+  type TenantPage,
+  type UpdateTenantBody,
+} from './tenant-schemas.js';
 import { findVisibleTenant, tenantChannelOf, tenantChannelsOf, tenantScope } from './tenant-visibility.js';
 import { countTenants, selectTenantIdsAmong, selectTenantsAfter, selectTenantsFromOffset, type TenantRow } from './tenant-reads.js';
 
@@ -111,4 +119,3 @@ export function subscribeTenantCreated(ctx: ServiceContext): AsyncIterable<Tenan
   const actor = requireAccess(ctx, 'tenants.subscribe');
   return ctx.events.subscribe('tenantCreated', tenantChannelOf(actor));
 }
-

@@ -10,7 +10,7 @@ import { IDEMPOTENT_DESCRIPTION, idempotencyKeyHeader } from '../../infra/idempo
 const TENANT_LIST_PAGING = [
   'Two ways to page, in the same order: creation order, oldest first. A tenant created meanwhile joins the end of the list, so no page before it shifts.',
   '- offset/limit: meta carries the total, links self/prev/next by offset. Any page, and its total, costs the same at any offset and any number of tenants.',
-  "- keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.",
+  '- keyset: `after` = the id of the last tenant of the page before (from an offset page or a keyset page). One statement per page at any depth; meta carries no total (ask an offset page for it); links.next carries the next cursor and is left out on the last page. Tenants created meanwhile are not skipped or repeated. An `after` that is not a tenant you can see is a 400 naming `after`.',
 ].join('\n');
 
 /** How a surface answers a tenant: spec 2.5's Tenant, or Marketplace V2's with its own names of the times too. */
@@ -35,7 +35,8 @@ const tenantRowsOf = (base: string, surface: Surface, prefix: string, withList: 
     operationId: `${prefix}TenantController_create`,
     summary: 'Create a tenant',
     description:
-      "Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`). " + IDEMPOTENT_DESCRIPTION,
+      "Onboarding step 4: a tenant stands for one business you manage. `referenceId` (optional, your own id for the business, e.g. your CRM's) is unique in the account: a second tenant with the same one is a 409, which tells you it exists. Then set up its profile with a tenant token (`POST …/auth/token` with `Service-tenant-id`). " +
+      IDEMPOTENT_DESCRIPTION,
     access: 'tenants.create',
     example: { summary: "A business known by its record number in the integrator's CRM", body: { referenceId: EXAMPLE_REFERENCE[prefix] } },
     body: CreateTenantBody,
@@ -76,7 +77,8 @@ export const tenantRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/tenants/:tenantId`,
     operationId: 'PlatformTenantController_get',
     summary: 'Get a tenant',
-    description: "One tenant of the account. Another account's tenant, or an unknown id, is a 404.\n\nCompatibility: an addition; the live platform lists and changes tenants but has no read by id.",
+    description:
+      "One tenant of the account. Another account's tenant, or an unknown id, is a 404.\n\nCompatibility: an addition; the live platform lists and changes tenants but has no read by id.",
     access: 'tenants.read',
     response: TenantDto,
     successStatus: 200,

@@ -31,7 +31,12 @@ describe('GraphQL tenantConnection (keyset pages)', () => {
       if (!pageInfo.hasNextPage) break;
       after = pageInfo.endCursor;
     }
-    const all = await graphql<{ tenants: { items: Array<{ id: string }>; total: number } }>(app.url, 'query { tenants(offset: 0, limit: 100) { items { id } total } }', {}, auth);
+    const all = await graphql<{ tenants: { items: Array<{ id: string }>; total: number } }>(
+      app.url,
+      'query { tenants(offset: 0, limit: 100) { items { id } total } }',
+      {},
+      auth,
+    );
     expect(seen).toEqual(all.data!.tenants.items.map((t) => t.id));
     expect(all.data!.tenants.total).toBe(seen.length);
   });

@@ -146,7 +146,9 @@ const recipientColumns = sql`
  * after another died mid-attempt takes that attempt's delivery up then, not at a later poll.
  */
 export async function earliestClaimLapse(db: Db, lapseMs: number): Promise<Date | null> {
-  const { rows: [row] } = await sql<{ startedAt: Date | null }>`
+  const {
+    rows: [row],
+  } = await sql<{ startedAt: Date | null }>`
     SELECT min("attemptStartedAt") AS "startedAt" FROM webhook_delivery
      WHERE status IN ('PENDING', 'FAILED') AND "nextAttemptAt" IS NOT NULL AND "attemptStartedAt" IS NOT NULL`.execute(readsOf(db));
   return row?.startedAt ? new Date(row.startedAt.getTime() + lapseMs) : null;

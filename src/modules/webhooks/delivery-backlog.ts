@@ -23,7 +23,9 @@ const BACKLOG_COUNT_LIMIT = 10_000;
 export async function readDeliveryBacklog(db: Db, now: Date): Promise<DeliveryBacklog> {
   // The columns hold UTC in `timestamp(3)`: `now` goes as UTC text, and the age is computed in SQL.
   const at = now.toISOString();
-  const { rows: [row] } = await sql<{ due: number; oldestDueSeconds: number | null }>`
+  const {
+    rows: [row],
+  } = await sql<{ due: number; oldestDueSeconds: number | null }>`
     SELECT count(*)::int AS due,
            extract(epoch FROM ${at}::timestamp(3) - min(b."nextAttemptAt"))::float8 AS "oldestDueSeconds"
       FROM (SELECT "nextAttemptAt" FROM webhook_delivery

@@ -37,10 +37,9 @@ afterAll(async () => {
 
 /** The listening sessions on this test's database (their backend pids). */
 async function listenerSessions(): Promise<number[]> {
-  const { rows } = await admin.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
-    [LISTENER_SESSION],
-  );
+  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [
+    LISTENER_SESSION,
+  ]);
   return rows.map((r) => r.pid);
 }
 
@@ -73,7 +72,10 @@ describe('delivery wake-ups', () => {
       }),
     ).rejects.toThrow('rolled back');
     await db.prisma.$transaction((tx) => wakeWorkersAtCommit(tx));
-    await eventually(async () => wakes, (n) => n > before);
+    await eventually(
+      async () => wakes,
+      (n) => n > before,
+    );
     // Notifications arrive in commit order: had the rolled-back one been sent, it would have come first.
     expect(wakes).toBe(before + 1);
   });
@@ -89,7 +91,10 @@ describe('delivery wake-ups', () => {
       }),
     ).rejects.toThrow('rolled back');
     await reads.transaction().execute((trx) => notify.execute(trx));
-    await eventually(async () => wakes, (n) => n > before);
+    await eventually(
+      async () => wakes,
+      (n) => n > before,
+    );
     expect(wakes).toBe(before + 1);
   });
 
@@ -97,7 +102,12 @@ describe('delivery wake-ups', () => {
     const before = wakes;
     wakeDeliveryWorkers({ db: db.prisma, logger } as unknown as ServiceContext);
     // One call, one notification (eventually throws if none comes).
-    expect(await eventually(async () => wakes, (n) => n > before)).toBe(before + 1);
+    expect(
+      await eventually(
+        async () => wakes,
+        (n) => n > before,
+      ),
+    ).toBe(before + 1);
     expect(dueWakes).toBe(0);
   });
 
@@ -106,7 +116,10 @@ describe('delivery wake-ups', () => {
     const due = Date.now() + 300;
     await admin.query('SELECT pg_notify($1, $2)', [DELIVERY_WAKEUP_CHANNEL, 'not json']);
     await admin.query('SELECT pg_notify($1, $2)', [DELIVERY_WAKEUP_CHANNEL, deliveryWakeup(due)]);
-    await eventually(async () => dueWakes, (n) => n === 1);
+    await eventually(
+      async () => dueWakes,
+      (n) => n === 1,
+    );
     // Woken when due, not when told; neither payload woke it at once (they arrive in the order sent).
     expect(lastDueAt).toBeGreaterThanOrEqual(due);
     expect(wakes).toBe(before);
@@ -120,10 +133,13 @@ describe('delivery wake-ups', () => {
     expect(replacement).not.toBe(lost);
     // Until the new session's LISTEN has run, a notification reaches nobody: notify until one is heard.
     const before = wakes;
-    await eventually(async () => {
-      await admin.query('SELECT pg_notify($1, $2)', [DELIVERY_WAKEUP_CHANNEL, deliveryWakeup(null)]);
-      return wakes;
-    }, (n) => n > before);
+    await eventually(
+      async () => {
+        await admin.query('SELECT pg_notify($1, $2)', [DELIVERY_WAKEUP_CHANNEL, deliveryWakeup(null)]);
+        return wakes;
+      },
+      (n) => n > before,
+    );
   });
 
   it('closes its session on close', async () => {

@@ -34,10 +34,13 @@ export async function listenForDeliveryWakeups(connectionString: string, logger:
   const wakeAt = (startAfter: number) => {
     const slot = Math.ceil(startAfter / DUE_WINDOW_MS) * DUE_WINDOW_MS;
     if (dueTimers.has(slot)) return;
-    const timer = setTimeout(() => {
-      dueTimers.delete(slot);
-      wake('due');
-    }, Math.max(0, slot - Date.now()));
+    const timer = setTimeout(
+      () => {
+        dueTimers.delete(slot);
+        wake('due');
+      },
+      Math.max(0, slot - Date.now()),
+    );
     dueTimers.set(slot, timer);
   };
 

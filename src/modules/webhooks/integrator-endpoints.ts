@@ -28,7 +28,6 @@ export const MAX_ENDPOINTS = 20;
 
 const EndpointId = z.uuid({ message: 'must be an endpoint id (UUID)' });
 
-
 type EndpointRow = Prisma.IntegratorWebhookEndpointGetPayload<object>;
 
 function toEndpoint(row: EndpointRow): WebhookEndpoint {
@@ -68,10 +67,19 @@ export async function createWebhookEndpoint(ctx: ServiceContext, body: CreateWeb
     // One creation per account at a time, so two at once cannot both pass the count.
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhook_endpoints:${actor.accountId}`}))::text`;
     if ((await tx.integratorWebhookEndpoint.count({ where: { accountId: actor.accountId } })) >= MAX_ENDPOINTS) {
-      throw AppError.unprocessable(`An account has at most ${MAX_ENDPOINTS} webhook endpoints`, [{ pointer: '/url', message: `delete an endpoint first: the account has ${MAX_ENDPOINTS}` }]);
+      throw AppError.unprocessable(`An account has at most ${MAX_ENDPOINTS} webhook endpoints`, [
+        { pointer: '/url', message: `delete an endpoint first: the account has ${MAX_ENDPOINTS}` },
+      ]);
     }
     return tx.integratorWebhookEndpoint.create({
-      data: { accountId: actor.accountId, url, eventTypes: body.eventTypes, description: body.description ?? null, enabled: body.enabled, secret: newWebhookSecret() },
+      data: {
+        accountId: actor.accountId,
+        url,
+        eventTypes: body.eventTypes,
+        description: body.description ?? null,
+        enabled: body.enabled,
+        secret: newWebhookSecret(),
+      },
     });
   });
   audit(ctx.logger, 'webhook_endpoint.created', { accountId: actor.accountId, userId: actor.userId, endpointId: row.id });

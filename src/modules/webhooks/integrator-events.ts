@@ -33,7 +33,8 @@ function decodePosition(cursor: string): EventPosition {
     content = undefined;
   }
   const parsed = EventPosition.safeParse(content);
-  if (!parsed.success) throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
+  if (!parsed.success)
+    throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
   return parsed.data;
 }
 
@@ -44,18 +45,31 @@ export async function listAccountEvents(ctx: ServiceContext, query: AccountEvent
   const keptSince = new Date(ctx.clock.now().getTime() - EVENT_RETENTION_DAYS * DAY_MS).toISOString();
   let statement = readsOf(ctx.db)
     .selectFrom('integrator_event as e')
-    .select([sql<string>`e.id::text`.as('id'), sql<string>`e."transactionId"::text`.as('transactionId'), sql<string>`e.position::text`.as('position'), 'e.lenderApplicationId', 'e.payload'])
+    .select([
+      sql<string>`e.id::text`.as('id'),
+      sql<string>`e."transactionId"::text`.as('transactionId'),
+      sql<string>`e.position::text`.as('position'),
+      'e.lenderApplicationId',
+      'e.payload',
+    ])
     .where('e.accountId', '=', actor.accountId)
     .where(sql<boolean>`e."createdAt" >= ${keptSince}::timestamp(3)`)
     .where(sql<boolean>`e."transactionId" < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`);
   if (position) statement = statement.where(sql<boolean>`(e."transactionId", e.position) > (${position[0]}::bigint, ${position[1]}::bigint)`);
-  const rows = await statement.orderBy('e.transactionId').orderBy('e.position').limit(query.first + 1).execute();
+  const rows = await statement
+    .orderBy('e.transactionId')
+    .orderBy('e.position')
+    .limit(query.first + 1)
+    .execute();
   const nodes = rows.slice(0, query.first).map((row): AccountEvent => {
     const body = row.payload as { type: AccountEvent['type']; timestamp: string; data: Record<string, unknown> };
     return { id: row.id, type: body.type, timestamp: body.timestamp, applicationId: row.lenderApplicationId, data: body.data };
   });
   const last = rows[Math.min(rows.length, query.first) - 1];
-  return { nodes, pageInfo: { endCursor: last ? encodePosition([last.transactionId, last.position]) : (query.after ?? null), hasNextPage: rows.length > query.first } };
+  return {
+    nodes,
+    pageInfo: { endCursor: last ? encodePosition([last.transactionId, last.position]) : (query.after ?? null), hasNextPage: rows.length > query.first },
+  };
 }
 
 /**

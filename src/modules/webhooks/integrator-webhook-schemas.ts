@@ -13,7 +13,12 @@ const instant = z.iso.datetime();
 
 const IntegratorEventType = z.enum(INTEGRATOR_EVENT_TYPES, { message: `must be one of ${INTEGRATOR_EVENT_TYPES.join(', ')}` });
 
-const url = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters').describe('Where the events are POSTed: http(s), a public address (the webhook URL policy)');
+const url = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(2048, 'must be at most 2048 characters')
+  .describe('Where the events are POSTed: http(s), a public address (the webhook URL policy)');
 const eventTypes = z
   .array(IntegratorEventType)
   .min(1, 'must name at least one event type')
@@ -32,7 +37,7 @@ export const WebhookEndpoint = z
     createdAt: instant,
     updatedAt: instant,
   })
-  .meta({ id: 'WebhookEndpoint', description: "A webhook endpoint of the account (its signing secret is shown once, when it is created)" });
+  .meta({ id: 'WebhookEndpoint', description: 'A webhook endpoint of the account (its signing secret is shown once, when it is created)' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
 export const CreatedWebhookEndpoint = WebhookEndpoint.extend({
@@ -57,15 +62,21 @@ export const UpdateWebhookEndpointBody = z
 export type UpdateWebhookEndpointBody = z.output<typeof UpdateWebhookEndpointBody>;
 
 export const IntegratorDelivery = LenderDelivery.extend({
-  eventType: IntegratorEventType.describe('The `webhook-event-type` header, and the body\'s `type`'),
+  eventType: IntegratorEventType.describe("The `webhook-event-type` header, and the body's `type`"),
   sequence: z.number().int().describe("The `webhook-sequence` header: this delivery's number among its application's deliveries to this endpoint"),
   endpointId: z.uuid().describe('The endpoint it is sent to'),
   requestBody: z.record(z.string(), z.unknown()).describe('The event sent: `{ type, timestamp, data }`'),
-  status: LenderDelivery.shape.status.describe('PENDING: waiting for its next attempt; FAILED: retrying; DELIVERED: the endpoint answered 204; DEAD: its retries ran out.'),
-}).meta({ id: 'IntegratorDelivery', description: 'A webhook delivery to one of the account\'s endpoints, with what it sent and its attempts' });
+  status: LenderDelivery.shape.status.describe(
+    'PENDING: waiting for its next attempt; FAILED: retrying; DELIVERED: the endpoint answered 204; DEAD: its retries ran out.',
+  ),
+}).meta({ id: 'IntegratorDelivery', description: "A webhook delivery to one of the account's endpoints, with what it sent and its attempts" });
 export type IntegratorDelivery = z.infer<typeof IntegratorDelivery>;
 
-export const IntegratorDeliveryPage = pageSchemaOf(IntegratorDelivery, 'IntegratorDeliveryPage', "A page of the deliveries to the account's endpoints, newest first");
+export const IntegratorDeliveryPage = pageSchemaOf(
+  IntegratorDelivery,
+  'IntegratorDeliveryPage',
+  "A page of the deliveries to the account's endpoints, newest first",
+);
 export type IntegratorDeliveryPage = z.infer<typeof IntegratorDeliveryPage>;
 
 export const IntegratorDeliveryQuery = LenderDeliveryQuery.extend({
@@ -80,20 +91,26 @@ export const AccountEvent = z
   .strictObject({
     id: z.uuid(),
     type: IntegratorEventType,
-    timestamp: instant.describe('When it happened (the body\'s `timestamp`)'),
+    timestamp: instant.describe("When it happened (the body's `timestamp`)"),
     applicationId: z.number().int().describe('The lender application it concerns'),
     data: z.record(z.string(), z.unknown()).describe("The body's `data`, exactly as the webhook of its type carries it (see `webhooks`)"),
   })
   .meta({ id: 'AccountEvent', description: "An event of the account: the body its webhooks carry, with the event's id" });
 export type AccountEvent = z.infer<typeof AccountEvent>;
 
-export const AccountEventPage = z
-  .strictObject({ nodes: z.array(AccountEvent), pageInfo: PageInfo })
-  .meta({ id: 'AccountEventPage', description: `The account's events after a cursor, oldest first (kept ${EVENT_RETENTION_DAYS} days); keep the last \`endCursor\` you received and pass it as \`after\`` });
+export const AccountEventPage = z.strictObject({ nodes: z.array(AccountEvent), pageInfo: PageInfo }).meta({
+  id: 'AccountEventPage',
+  description: `The account's events after a cursor, oldest first (kept ${EVENT_RETENTION_DAYS} days); keep the last \`endCursor\` you received and pass it as \`after\``,
+});
 export type AccountEventPage = z.infer<typeof AccountEventPage>;
 
 export const AccountEventQuery = z.strictObject({
-  after: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().describe('The last `pageInfo.endCursor` you received; from the oldest kept event when absent'),
+  after: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .describe('The last `pageInfo.endCursor` you received; from the oldest kept event when absent'),
   first: z.coerce
     .number({ message: 'must be a whole number' })
     .int('must be a whole number')

@@ -12,7 +12,16 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LenderCredentials } from '../identity/bootstrap.js';
-import { bearer, createTenant, leastPrivilegedLender, lenderCredentials, platformToken, signIn, signUpIntegrator, type Integrator } from '../../../test/support/identities.js';
+import {
+  bearer,
+  createTenant,
+  leastPrivilegedLender,
+  lenderCredentials,
+  platformToken,
+  signIn,
+  signUpIntegrator,
+  type Integrator,
+} from '../../../test/support/identities.js';
 import { lenderOffers, storedApplicationDocument } from '../../../test/support/lender-applications.js';
 import { eventually, startLenderReceiver, type LenderReceiver, type ReceivedWebhook } from '../../../test/support/lender-receiver.js';
 import { postJson, startTestApp, type TestApp } from '../../../test/support/test-app.js';
@@ -38,7 +47,9 @@ const del = (path: string, auth: Record<string, string>) => sendJson(app.url, 'D
 /** An In Review application of a profile the account owns, at the lender whose URLs are the receiver's. */
 async function clientApplication(accountId = admin.accountId): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo', ownerAccountId: accountId } });
-  const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+  const row = await db().lenderApplication.create({
+    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) },
+  });
   return row.id;
 }
 
@@ -134,15 +145,26 @@ describe('events delivered to an endpoint', () => {
     const endpoint = await createEndpoint(['offer.created']);
     const applicationId = await clientApplication();
     await lenderOffers(app, lenderToken, applicationId, `OFFER-${applicationId}`);
-    const [received] = await eventually(async () => bodiesFor(endpoint.path, applicationId), (r) => r.length === 1);
-    const verified = new Webhook(endpoint.secret).verify(received!.body, received!.headers as Record<string, string>) as { type: string; data: Record<string, any> };
-    expect(verified).toMatchObject({ type: 'offer.created', data: { applicationId, lenderId: lender.lenderId, previousStatus: 'In Review', status: 'Offered' } });
+    const [received] = await eventually(
+      async () => bodiesFor(endpoint.path, applicationId),
+      (r) => r.length === 1,
+    );
+    const verified = new Webhook(endpoint.secret).verify(received!.body, received!.headers as Record<string, string>) as {
+      type: string;
+      data: Record<string, any>;
+    };
+    expect(verified).toMatchObject({
+      type: 'offer.created',
+      data: { applicationId, lenderId: lender.lenderId, previousStatus: 'In Review', status: 'Offered' },
+    });
     expect(verified.data.application.offer).toMatchObject({ reference: `OFFER-${applicationId}` });
     expect(received!.headers['webhook-event-type']).toBe('offer.created');
     expect(received!.headers['webhook-sequence']).toBe('1');
     expect(received!.body).not.toContain('authorizationToken');
     // Another account's secret does not verify it.
-    expect(() => new Webhook(`whsec_${Buffer.from(randomUUID()).toString('base64')}`).verify(received!.body, received!.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from(randomUUID()).toString('base64')}`).verify(received!.body, received!.headers as Record<string, string>),
+    ).toThrow();
 
     // The lender's own delivery of the change is its first (its numbers are its own).
     const lenderDelivery = await db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationId, integratorEndpointId: null } });
@@ -157,9 +179,21 @@ describe('events delivered to an endpoint', () => {
     );
     expect(deliveries.nodes).toHaveLength(1);
     const [delivery] = deliveries.nodes;
-    expect(delivery).toMatchObject({ id: received!.headers['webhook-id'], endpointId: endpoint.id, eventType: 'offer.created', applicationId, status: 'DELIVERED', requestBody: verified });
-    expect(delivery.attempts[0]).toMatchObject({ statusCode: 204, requestHeaders: { 'webhook-signature': '[redacted]', 'webhook-event-type': 'offer.created' } });
-    await expectJson(await get(`/webhook-deliveries?applicationId=${applicationId}`, bearer(other.loginToken)), 200).then((page) => expect(page.nodes).toEqual([]));
+    expect(delivery).toMatchObject({
+      id: received!.headers['webhook-id'],
+      endpointId: endpoint.id,
+      eventType: 'offer.created',
+      applicationId,
+      status: 'DELIVERED',
+      requestBody: verified,
+    });
+    expect(delivery.attempts[0]).toMatchObject({
+      statusCode: 204,
+      requestHeaders: { 'webhook-signature': '[redacted]', 'webhook-event-type': 'offer.created' },
+    });
+    await expectJson(await get(`/webhook-deliveries?applicationId=${applicationId}`, bearer(other.loginToken)), 200).then((page) =>
+      expect(page.nodes).toEqual([]),
+    );
 
     // A MEMBER may not send it again; another account's ADMIN does not see it; this account's ADMIN replays it.
     await expectJson(await post(`/webhook-deliveries/${delivery.id}/redeliver`, undefined, memberAuth), 403);
@@ -169,14 +203,23 @@ describe('events delivered to an endpoint', () => {
     const to = new Date(Date.parse(delivery.createdAt) + 1000).toISOString();
     const replay = await expectJson(await post('/webhook-deliveries/replay', { from, to }, adminAuth), 200);
     expect(replay.queued).toBeGreaterThanOrEqual(1);
-    const again = await eventually(async () => bodiesFor(endpoint.path, applicationId), (r) => r.length === 2);
+    const again = await eventually(
+      async () => bodiesFor(endpoint.path, applicationId),
+      (r) => r.length === 2,
+    );
     expect(again[1]!.headers['webhook-id']).toBe(received!.headers['webhook-id']);
     expect(new Webhook(endpoint.secret).verify(again[1]!.body, again[1]!.headers as Record<string, string>)).toEqual(verified);
     // Redelivering one is the same use case: once more, the same id.
-    await eventually(async () => db().webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } }), (d) => d.status === 'DELIVERED');
+    await eventually(
+      async () => db().webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } }),
+      (d) => d.status === 'DELIVERED',
+    );
     const redelivered = await expectJson(await post(`/webhook-deliveries/${delivery.id}/redeliver`, undefined, adminAuth), 200);
     expect(redelivered).toMatchObject({ id: delivery.id, endpointId: endpoint.id });
-    const thrice = await eventually(async () => bodiesFor(endpoint.path, applicationId), (r) => r.length >= 3);
+    const thrice = await eventually(
+      async () => bodiesFor(endpoint.path, applicationId),
+      (r) => r.length >= 3,
+    );
     expect(new Set(thrice.map((r) => r.headers['webhook-id']))).toEqual(new Set([received!.headers['webhook-id']]));
   });
 
@@ -184,7 +227,10 @@ describe('events delivered to an endpoint', () => {
     const endpoint = await createEndpoint(['offer.created']);
     const applicationId = await clientApplication();
     await lenderOffers(app, lenderToken, applicationId);
-    const [received] = await eventually(async () => bodiesFor(endpoint.path, applicationId), (r) => r.length === 1);
+    const [received] = await eventually(
+      async () => bodiesFor(endpoint.path, applicationId),
+      (r) => r.length === 1,
+    );
     const all = async (auth: Record<string, string>) => {
       const nodes: Array<{ id: string; type: string; applicationId: number; data: unknown; timestamp: string }> = [];
       let after: string | undefined;
@@ -195,11 +241,25 @@ describe('events delivered to an endpoint', () => {
         if (!page.pageInfo.hasNextPage) return nodes;
       }
     };
-    const stored = await db().integratorEvent.findMany({ where: { lenderApplicationId: applicationId }, select: { accountId: true, type: true, transactionId: true, createdAt: true } });
-    expect(stored.map((e) => [e.accountId, e.type])).toEqual(expect.arrayContaining([[admin.accountId, 'APPLICATION_STATUS_CHANGED'], [admin.accountId, 'OFFER_CREATED']]));
+    const stored = await db().integratorEvent.findMany({
+      where: { lenderApplicationId: applicationId },
+      select: { accountId: true, type: true, transactionId: true, createdAt: true },
+    });
+    expect(stored.map((e) => [e.accountId, e.type])).toEqual(
+      expect.arrayContaining([
+        [admin.accountId, 'APPLICATION_STATUS_CHANGED'],
+        [admin.accountId, 'OFFER_CREATED'],
+      ]),
+    );
     const firstPage = await expectJson(await get('/events?first=200', memberAuth), 200);
-    expect(firstPage.nodes.length, JSON.stringify({ stored: stored.map((e) => ({ ...e, transactionId: String(e.transactionId) })), firstPage })).toBeGreaterThan(0);
-    const events = await eventually(() => all(memberAuth), (nodes) => nodes.filter((n) => n.applicationId === applicationId).length === 2);
+    expect(
+      firstPage.nodes.length,
+      JSON.stringify({ stored: stored.map((e) => ({ ...e, transactionId: String(e.transactionId) })), firstPage }),
+    ).toBeGreaterThan(0);
+    const events = await eventually(
+      () => all(memberAuth),
+      (nodes) => nodes.filter((n) => n.applicationId === applicationId).length === 2,
+    );
     const mine = events.filter((n) => n.applicationId === applicationId);
     expect(mine.map((n) => n.type)).toEqual(['application.status_changed', 'offer.created']);
     const sent = JSON.parse(received!.body);
@@ -226,21 +286,30 @@ describe('events delivered to an endpoint', () => {
     expect(dead.nodes[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500]);
     const replay = await expectJson(await post('/webhook-deliveries/replay', { status: 'FAILED' }, adminAuth), 200);
     expect(replay.queued).toBeGreaterThanOrEqual(1);
-    const delivered = await eventually(async () => db().webhookDelivery.findUniqueOrThrow({ where: { id: dead.nodes[0].id } }), (d) => d.status === 'DELIVERED');
+    const delivered = await eventually(
+      async () => db().webhookDelivery.findUniqueOrThrow({ where: { id: dead.nodes[0].id } }),
+      (d) => d.status === 'DELIVERED',
+    );
     expect(delivered.sequence).toBe(1);
     const bodies = bodiesFor(endpoint.path, applicationId);
     expect(new Set(bodies.map((b) => b.headers['webhook-id']))).toEqual(new Set([dead.nodes[0].id]));
-    expect(new Webhook(endpoint.secret).verify(bodies.at(-1)!.body, bodies.at(-1)!.headers as Record<string, string>)).toMatchObject({ type: 'application.status_changed' });
+    expect(new Webhook(endpoint.secret).verify(bodies.at(-1)!.body, bodies.at(-1)!.headers as Record<string, string>)).toMatchObject({
+      type: 'application.status_changed',
+    });
   });
 
-  it('sends nothing to a disabled endpoint, nor to an endpoint not subscribed to the type, nor for another account\'s clients', async () => {
+  it("sends nothing to a disabled endpoint, nor to an endpoint not subscribed to the type, nor for another account's clients", async () => {
     const disabled = await createEndpoint(['offer.created']);
     await expectJson(await patch(`/webhook-endpoints/${disabled.id}`, { enabled: false }, adminAuth), 200);
     const otherClient = await clientApplication(other.accountId);
     const mineApplication = await clientApplication();
     await lenderOffers(app, lenderToken, otherClient);
     await lenderOffers(app, lenderToken, mineApplication);
-    await eventually(async () => db().webhookDelivery.count({ where: { lenderApplicationId: { in: [otherClient, mineApplication] }, integratorEndpointId: null, status: 'DELIVERED' } }), (n) => n === 2);
+    await eventually(
+      async () =>
+        db().webhookDelivery.count({ where: { lenderApplicationId: { in: [otherClient, mineApplication] }, integratorEndpointId: null, status: 'DELIVERED' } }),
+      (n) => n === 2,
+    );
     expect(await db().webhookDelivery.count({ where: { integratorEndpointId: disabled.id } })).toBe(0);
     expect(await db().webhookDelivery.count({ where: { lenderApplicationId: otherClient, accountId: admin.accountId } })).toBe(0);
   });

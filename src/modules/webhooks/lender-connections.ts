@@ -37,7 +37,11 @@ export function lenderAgent(target: WebhookTarget): Agent {
     return current.agent;
   }
   if (current) void current.agent.close();
-  const agent = new (undici().Agent)({ connect: { lookup: pinnedLookup(target.addresses) }, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
+  const agent = new (undici().Agent)({
+    connect: { lookup: pinnedLookup(target.addresses) },
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MS,
+  });
   agents.set(host, { addresses, agent });
   if (agents.size > MAX_LENDER_HOSTS) {
     const [oldestHost, oldest] = agents.entries().next().value as [string, PinnedAgent];

@@ -28,7 +28,6 @@ let authB: Record<string, string>;
 const db = () => app.runtime.database.prisma;
 const L = '/api/platform/v1/funding';
 
-
 const get = async (path: string, auth: Record<string, string>) => fetch(`${app.url}${L}${path}`, { headers: auth });
 const post = (path: string, body: unknown, auth: Record<string, string>) => postJson(`${app.url}${L}${path}`, body, auth);
 
@@ -47,12 +46,18 @@ const requestsFor = (applicationId: number) => receiver.received.filter((r) => J
 async function deadDelivery(): Promise<{ applicationId: number; deliveryId: string }> {
   receiver.answers = [500, 500];
   const applicationId = await acknowledgedApplication();
-  const dead = await eventually(() => deliveryOf(applicationId), (d) => d.status === 'DEAD');
+  const dead = await eventually(
+    () => deliveryOf(applicationId),
+    (d) => d.status === 'DEAD',
+  );
   return { applicationId, deliveryId: dead.id };
 }
 
 beforeAll(async () => {
-  app = await startTestApp({ config: { WEBHOOK_RETRY_DELAYS: [0, 0.3], WEBHOOK_TIMEOUT_MS: 2000 }, logger: createLogger('info', 'lender-deliveries-test', logDestination('json', logStream)) });
+  app = await startTestApp({
+    config: { WEBHOOK_RETRY_DELAYS: [0, 0.3], WEBHOOK_TIMEOUT_MS: 2000 },
+    logger: createLogger('info', 'lender-deliveries-test', logDestination('json', logStream)),
+  });
   receiver = await startLenderReceiver();
   const [first, second] = await db().lender.findMany({ where: { environment: 'demo' }, orderBy: { id: 'asc' }, take: 2 });
   await db().lender.update({ where: { id: first!.id }, data: { applicationUrl: receiver.url, updateUrl: null } });
@@ -72,7 +77,15 @@ describe('GET /deliveries', () => {
     const page = await expectJson(await get(`/deliveries?applicationId=${applicationId}`, authA), 200);
     expect(page.nodes).toHaveLength(1);
     const [delivery] = page.nodes;
-    expect(delivery).toMatchObject({ id: deliveryId, applicationId, eventType: 'application.updated', sequence: 1, status: 'DEAD', attemptCount: 2, url: receiver.url });
+    expect(delivery).toMatchObject({
+      id: deliveryId,
+      applicationId,
+      eventType: 'application.updated',
+      sequence: 1,
+      status: 'DEAD',
+      attemptCount: 2,
+      url: receiver.url,
+    });
     expect(delivery.attempts).toHaveLength(2);
     for (const attempt of delivery.attempts) {
       expect(attempt).toMatchObject({ statusCode: 500, error: 'answered 500, not 204' });
@@ -90,7 +103,13 @@ describe('GET /deliveries', () => {
     const received = JSON.parse(requestsFor(applicationId)[0]!.body);
     expect(delivery.requestBody.application).toEqual(received.application);
     const text = JSON.stringify(page);
-    for (const secret of [lenderA.webhookSecret, lenderA.clientSecret, lenderA.password, lenderB.webhookSecret, requestsFor(applicationId)[0]!.headers['webhook-signature'] as string]) {
+    for (const secret of [
+      lenderA.webhookSecret,
+      lenderA.clientSecret,
+      lenderA.password,
+      lenderB.webhookSecret,
+      requestsFor(applicationId)[0]!.headers['webhook-signature'] as string,
+    ]) {
       expect(text).not.toContain(secret);
     }
     // The application's token was sent; it is shown redacted.
@@ -101,12 +120,22 @@ describe('GET /deliveries', () => {
 
   it('pages newest first through every delivery exactly once, and filters by status', async () => {
     for (let i = 0; i < 3; i++) await acknowledgedApplication();
-    await eventually(() => db().webhookDelivery.count({ where: { lenderId: lenderA.lenderId, status: 'PENDING' } }), (n) => n === 0);
-    const all = await db().webhookDelivery.findMany({ where: { lenderId: lenderA.lenderId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+    await eventually(
+      () => db().webhookDelivery.count({ where: { lenderId: lenderA.lenderId, status: 'PENDING' } }),
+      (n) => n === 0,
+    );
+    const all = await db().webhookDelivery.findMany({
+      where: { lenderId: lenderA.lenderId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      select: { id: true },
+    });
     const listed: string[] = [];
     let after: string | null = null;
     for (let pages = 0; pages < 100; pages++) {
-      const page: { nodes: Array<{ id: string }>; pageInfo: { endCursor: string | null; hasNextPage: boolean } } = await expectJson(await get(`/deliveries?first=2${after ? `&after=${after}` : ''}`, authA), 200);
+      const page: { nodes: Array<{ id: string }>; pageInfo: { endCursor: string | null; hasNextPage: boolean } } = await expectJson(
+        await get(`/deliveries?first=2${after ? `&after=${after}` : ''}`, authA),
+        200,
+      );
       expect(page.nodes.length).toBeLessThanOrEqual(2);
       listed.push(...page.nodes.map((n) => n.id));
       if (!page.pageInfo.hasNextPage) break;
@@ -169,14 +198,24 @@ describe('redelivery and replay', () => {
     const { applicationId, deliveryId } = await deadDelivery();
     const answered = await expectJson(await post(`/deliveries/${deliveryId}/redeliver`, undefined, authA), 200);
     expect(answered).toMatchObject({ id: deliveryId, status: 'PENDING', attemptCount: 0 });
-    await eventually(() => deliveryOf(applicationId), (d) => d.status === 'DELIVERED');
+    await eventually(
+      () => deliveryOf(applicationId),
+      (d) => d.status === 'DELIVERED',
+    );
     const requests = requestsFor(applicationId);
     expect(requests).toHaveLength(3);
     expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([deliveryId]));
     expect(logLines.some((l) => l.audit === 'deliveries.replayed' && l.deliveryId === deliveryId && l.lenderId === lenderA.lenderId)).toBe(true);
 
     const waiting = await db().webhookDelivery.create({
-      data: { lenderApplicationId: applicationId, lenderId: lenderA.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, payload: {}, nextAttemptAt: new Date(Date.now() + 3_600_000) },
+      data: {
+        lenderApplicationId: applicationId,
+        lenderId: lenderA.lenderId,
+        event: 'APPLICATION_UPDATED',
+        url: receiver.url,
+        payload: {},
+        nextAttemptAt: new Date(Date.now() + 3_600_000),
+      },
     });
     expect((await post(`/deliveries/${waiting.id}/redeliver`, undefined, authA)).status).toBe(409);
     // One a worker is attempting right now (claimed, its attempt not yet recorded) is not sent twice at once.
@@ -197,17 +236,28 @@ describe('redelivery and replay', () => {
     const replayed = await expectJson(await post('/deliveries/replay', { status: 'FAILED' }, authA), 200);
     expect(replayed).toEqual({ queued: failed, more: false, nextFrom: null });
     for (const { applicationId, deliveryId } of [first, second]) {
-      await eventually(() => deliveryOf(applicationId), (d) => d.status === 'DELIVERED');
+      await eventually(
+        () => deliveryOf(applicationId),
+        (d) => d.status === 'DELIVERED',
+      );
       expect(requestsFor(applicationId).at(-1)!.headers['webhook-id']).toBe(deliveryId);
     }
     const from = (await deliveryOf(first.applicationId)).createdAt;
     const to = new Date((await deliveryOf(second.applicationId)).createdAt.getTime() + 1);
     const ranged = await expectJson(await post('/deliveries/replay', { from: from.toISOString(), to: to.toISOString() }, authA), 200);
     expect(ranged.queued).toBe(2);
-    await eventually(() => Promise.all([first, second].map((d) => requestsFor(d.applicationId).length)), (counts) => counts.every((n) => n === 4));
+    await eventually(
+      () => Promise.all([first, second].map((d) => requestsFor(d.applicationId).length)),
+      (counts) => counts.every((n) => n === 4),
+    );
     expect(requestsFor(second.applicationId).map((r) => r.headers['webhook-id'])).toEqual(Array(4).fill(second.deliveryId));
     const recorded = await db().webhookReplay.findMany({ where: { lenderId: lenderA.lenderId }, orderBy: { createdAt: 'asc' } });
-    expect(recorded.map((r) => [r.filter, r.queued])).toEqual(expect.arrayContaining([[{ status: 'FAILED' }, failed], [{ from: from.toISOString(), to: to.toISOString() }, 2]]));
+    expect(recorded.map((r) => [r.filter, r.queued])).toEqual(
+      expect.arrayContaining([
+        [{ status: 'FAILED' }, failed],
+        [{ from: from.toISOString(), to: to.toISOString() }, 2],
+      ]),
+    );
     expect(logLines.filter((l) => l.audit === 'deliveries.replayed' && l.lenderId === lenderA.lenderId && l.filter)).toHaveLength(2);
   });
 
@@ -226,7 +276,9 @@ describe('redelivery and replay', () => {
       const res = await post('/deliveries/replay', body, authA);
       expect(res.status, JSON.stringify(body)).toBe(400);
       const problem = await res.json();
-      expect(problem.errors, JSON.stringify(body)).toEqual(expect.arrayContaining([expect.objectContaining({ pointer: field, message: expect.stringContaining(message) })]));
+      expect(problem.errors, JSON.stringify(body)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ pointer: field, message: expect.stringContaining(message) })]),
+      );
     }
   });
 
@@ -234,11 +286,25 @@ describe('redelivery and replay', () => {
     const { applicationId } = await (async () => {
       // Lender B's own failed delivery, so that its refused replay has something it would have sent.
       const profile = await db().profile.create({ data: { environment: 'demo' } });
-      const row = await db().lenderApplication.create({ data: { lenderId: lenderB.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lenderB.lenderId }) } });
-      await db().webhookDelivery.create({ data: { lenderApplicationId: row.id, lenderId: lenderB.lenderId, event: 'APPLICATION_UPDATED', url: 'http://127.0.0.1:9/unused', payload: {}, status: 'DEAD', attempts: 2 } });
+      const row = await db().lenderApplication.create({
+        data: { lenderId: lenderB.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lenderB.lenderId }) },
+      });
+      await db().webhookDelivery.create({
+        data: {
+          lenderApplicationId: row.id,
+          lenderId: lenderB.lenderId,
+          event: 'APPLICATION_UPDATED',
+          url: 'http://127.0.0.1:9/unused',
+          payload: {},
+          status: 'DEAD',
+          attempts: 2,
+        },
+      });
       return { applicationId: row.id };
     })();
-    await db().webhookReplay.createMany({ data: Array.from({ length: MAX_REPLAYS_PER_HOUR }, () => ({ lenderId: lenderB.lenderId, filter: { status: 'FAILED' }, queued: 0 })) });
+    await db().webhookReplay.createMany({
+      data: Array.from({ length: MAX_REPLAYS_PER_HOUR }, () => ({ lenderId: lenderB.lenderId, filter: { status: 'FAILED' }, queued: 0 })),
+    });
     const recordedBefore = await db().webhookReplay.count({ where: { lenderId: lenderB.lenderId } });
     const refused = await post('/deliveries/replay', { status: 'FAILED' }, authB);
     expect(refused.status).toBe(429);

@@ -91,7 +91,13 @@ export async function listDeliveriesInScope<T extends { createdAt: string; id: s
  * One delivery the scope sees, sent again now (a new attempt of the same webhook-id), audited; answers it.
  * @access internal: redelivers within the scope of the operation that decided access
  */
-export async function redeliverDeliveryInScope<T>(ctx: ServiceContext, owner: ReplayOwner, scope: DeliveryScope, deliveryId: unknown, show: (row: DeliveryRow) => T): Promise<T> {
+export async function redeliverDeliveryInScope<T>(
+  ctx: ServiceContext,
+  owner: ReplayOwner,
+  scope: DeliveryScope,
+  deliveryId: unknown,
+  show: (row: DeliveryRow) => T,
+): Promise<T> {
   const id = await redeliverInScope(ctx, scope, deliveryId);
   audit(ctx.logger, 'deliveries.replayed', { ...owner, deliveryId: id, queued: 1 });
   const [delivery] = await readDeliveries(ctx, scope, { first: 1, id });
@@ -104,19 +110,32 @@ export async function redeliverDeliveryInScope<T>(ctx: ServiceContext, owner: Re
  * Retry-After). Each replay is recorded (`webhook_replay`) and audited.
  * @access internal: replays within the scope of the operation that decided access
  */
-export async function replayDeliveriesInScope(ctx: ServiceContext, owner: ReplayOwner, scope: DeliveryScope, replay: DeliveryReplay): Promise<DeliveryReplayResult> {
+export async function replayDeliveriesInScope(
+  ctx: ServiceContext,
+  owner: ReplayOwner,
+  scope: DeliveryScope,
+  replay: DeliveryReplay,
+): Promise<DeliveryReplayResult> {
   const now = ctx.clock.now();
   const result = await ctx.db.$transaction(async (tx) => {
     // One replay of an owner at a time, so concurrent ones cannot both pass the count below.
     const lockKey = 'lenderId' in owner ? `webhook_replay:${owner.lenderId}` : `webhook_replay:account:${owner.accountId}`;
     await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${lockKey}))::text`;
-    const recent = await tx.webhookReplay.findMany({ where: { ...owner, createdAt: { gt: new Date(now.getTime() - HOUR_MS) } }, orderBy: { createdAt: 'asc' }, select: { createdAt: true } });
+    const recent = await tx.webhookReplay.findMany({
+      where: { ...owner, createdAt: { gt: new Date(now.getTime() - HOUR_MS) } },
+      orderBy: { createdAt: 'asc' },
+      select: { createdAt: true },
+    });
     if (recent.length >= MAX_REPLAYS_PER_HOUR) {
       const retryAfterSeconds = Math.max(1, Math.ceil((recent[0]!.createdAt.getTime() + HOUR_MS - now.getTime()) / 1000));
-      throw new AppError('TOO_MANY_REQUESTS', `At most ${MAX_REPLAYS_PER_HOUR} replays an hour; try again in ${retryAfterSeconds} seconds`, [], { retryAfterSeconds });
+      throw new AppError('TOO_MANY_REQUESTS', `At most ${MAX_REPLAYS_PER_HOUR} replays an hour; try again in ${retryAfterSeconds} seconds`, [], {
+        retryAfterSeconds,
+      });
     }
     const matching: Prisma.WebhookDeliveryWhereInput =
-      replay.status === 'FAILED' ? { status: { in: ['FAILED', 'DEAD'] } } : { status: { not: 'PENDING' }, createdAt: { gte: new Date(replay.from!), lt: new Date(replay.to!) } };
+      replay.status === 'FAILED'
+        ? { status: { in: ['FAILED', 'DEAD'] } }
+        : { status: { not: 'PENDING' }, createdAt: { gte: new Date(replay.from!), lt: new Date(replay.to!) } };
     const candidates = await tx.webhookDelivery.findMany({
       where: { AND: [deliveryWhere(scope), matching] },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -179,7 +198,10 @@ export function deliveryFieldsOf(row: DeliveryRow) {
       latencyMs: attempt.latencyMs,
       error: attempt.error,
       requestHeaders: shownAttemptHeaders(sent, new Date(attempt.attemptedAt), row.signed),
-      response: attempt.responseHeaders === null ? null : { headers: attempt.responseHeaders, body: attempt.responseBody, bodyTruncated: attempt.responseBodyTruncated === true },
+      response:
+        attempt.responseHeaders === null
+          ? null
+          : { headers: attempt.responseHeaders, body: attempt.responseBody, bodyTruncated: attempt.responseBodyTruncated === true },
     })),
   };
 }
@@ -223,7 +245,11 @@ async function readDeliveries(
       isoInstant('d.deliveredAt').as('deliveredAt'),
       isoInstant('d.createdAt').as('createdAt'),
       // An integrator's endpoint always has a secret; a lender signs once it has one.
-      eb.selectFrom('lender as l').select(sql<boolean>`l."webhookSecret" IS NOT NULL OR d."integratorEndpointId" IS NOT NULL`.as('signed')).whereRef('l.id', '=', 'd.lenderId').as('signed'),
+      eb
+        .selectFrom('lender as l')
+        .select(sql<boolean>`l."webhookSecret" IS NOT NULL OR d."integratorEndpointId" IS NOT NULL`.as('signed'))
+        .whereRef('l.id', '=', 'd.lenderId')
+        .as('signed'),
       attemptsWithAnswers(eb, attemptsShown).as('attemptLog'),
     ])
     .where(deliverySqlScope(scope));
@@ -232,8 +258,17 @@ async function readDeliveries(
   if (query.endpointId !== undefined) statement = statement.where('d.integratorEndpointId', '=', query.endpointId);
   if (query.status !== undefined) statement = statement.where('d.status', '=', query.status);
   if (query.after !== undefined) statement = statement.where(afterInNewestFirst('d.createdAt', 'd.id', decodeCursor<string>(query.after, 'string')));
-  const rows = await statement.orderBy('d.createdAt', 'desc').orderBy('d.id', 'desc').limit(query.first + 1).execute();
-  return rows.map((row) => ({ ...row, signed: row.signed === true, nextAttemptAt: row.nextAttemptAt as string | null, deliveredAt: row.deliveredAt as string | null }));
+  const rows = await statement
+    .orderBy('d.createdAt', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(query.first + 1)
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    signed: row.signed === true,
+    nextAttemptAt: row.nextAttemptAt as string | null,
+    deliveredAt: row.deliveredAt as string | null,
+  }));
 }
 
 /** A delivery's latest attempts, newest first, with what the receiver answered, as one JSON array beside it. */

@@ -51,18 +51,30 @@ describe('GET /deliveries/{id}', () => {
   it("shows each attempt's request headers and the receiver's answer: allow-listed headers, a 2 KB text excerpt, no binary body", async () => {
     const long = `${'é'.repeat(1500)}tail`;
     receiver.answers = [
-      { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '30', 'set-cookie': 'session=secret', 'x-request-id': 'recv-1' }, body: long },
+      {
+        status: 500,
+        headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '30', 'set-cookie': 'session=secret', 'x-request-id': 'recv-1' },
+        body: long,
+      },
       { status: 503, headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from([0, 1, 2, 3]) },
       { status: 204, headers: { 'x-request-id': 'recv-3' } },
     ];
     const applicationId = await acknowledgedApplication();
-    const delivered = await eventually(() => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationId } }), (d) => d.status === 'DELIVERED');
+    const delivered = await eventually(
+      () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationId } }),
+      (d) => d.status === 'DELIVERED',
+    );
     const delivery = await expectJson(await get(`/deliveries/${delivered.id}`, authA), 200);
     expect(delivery).toMatchObject({ id: delivered.id, applicationId, status: 'DELIVERED', attemptCount: 3 });
     const [third, second, first] = delivery.attempts;
     expect(first).toMatchObject({ statusCode: 500, error: 'answered 500, not 204' });
     expect(first.requestHeaders).toMatchObject({ 'webhook-id': delivered.id, 'webhook-signature': '[redacted]', 'content-type': 'application/json' });
-    expect(first.response.headers).toEqual({ 'content-type': 'text/plain; charset=utf-8', 'retry-after': '30', 'x-request-id': 'recv-1', date: expect.any(String) });
+    expect(first.response.headers).toEqual({
+      'content-type': 'text/plain; charset=utf-8',
+      'retry-after': '30',
+      'x-request-id': 'recv-1',
+      date: expect.any(String),
+    });
     expect(Buffer.byteLength(first.response.body)).toBeLessThanOrEqual(2048 + 2);
     expect(long.startsWith(first.response.body.replace(/\uFFFD$/, ''))).toBe(true);
     expect(first.response.body.length).toBeGreaterThan(1000);
@@ -77,10 +89,14 @@ describe('GET /deliveries/{id}', () => {
     expect(page.nodes[0].attempts).toEqual(delivery.attempts);
   });
 
-  it("a timeout has no answer; another lender walking the ids gets 404s; a bad id is a 400", async () => {
+  it('a timeout has no answer; another lender walking the ids gets 404s; a bad id is a 400', async () => {
     receiver.answers = ['hang'];
     const applicationId = await acknowledgedApplication();
-    const failed = await eventually(() => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationId } }), (d) => d.attempts >= 1 && d.status !== 'PENDING', 30_000);
+    const failed = await eventually(
+      () => db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationId } }),
+      (d) => d.attempts >= 1 && d.status !== 'PENDING',
+      30_000,
+    );
     const delivery = await expectJson(await get(`/deliveries/${failed.id}`, authA), 200);
     expect(delivery.attempts.at(-1)).toMatchObject({ statusCode: null, response: null, error: expect.stringContaining('timeout') });
     const ids = (await db().webhookDelivery.findMany({ where: { lenderId: lenderA.lenderId }, select: { id: true } })).map((d) => d.id);

@@ -16,8 +16,15 @@ export const DETAIL_ATTEMPTS = 100;
 
 const LenderAttemptResponse = z
   .strictObject({
-    headers: z.record(z.string(), z.string()).describe(`Your answer's headers of an allow-list (${SHOWN_RESPONSE_HEADERS.join(', ')}), each at most 256 characters`),
-    body: z.string().nullable().describe(`The first ${RESPONSE_BODY_EXCERPT_BYTES} bytes of your answer's body, as UTF-8, when its content type is textual (text, JSON, XML, a form) or absent; null for a binary one`),
+    headers: z
+      .record(z.string(), z.string())
+      .describe(`Your answer's headers of an allow-list (${SHOWN_RESPONSE_HEADERS.join(', ')}), each at most 256 characters`),
+    body: z
+      .string()
+      .nullable()
+      .describe(
+        `The first ${RESPONSE_BODY_EXCERPT_BYTES} bytes of your answer's body, as UTF-8, when its content type is textual (text, JSON, XML, a form) or absent; null for a binary one`,
+      ),
     bodyTruncated: z.boolean().describe('Your answer had more than `body` shows'),
   })
   .meta({ id: 'LenderAttemptResponse', description: 'What your endpoint answered to an attempt' });
@@ -31,7 +38,9 @@ const LenderDeliveryAttempt = z
     requestHeaders: z
       .record(z.string(), z.string())
       .describe('The headers the attempt sent; `webhook-signature` (present while you have a webhook secret) reads `[redacted]`'),
-    response: LenderAttemptResponse.nullable().describe('What you answered; null when no answer came (timeout, refused connection or URL), or for an attempt made before answers were kept'),
+    response: LenderAttemptResponse.nullable().describe(
+      'What you answered; null when no answer came (timeout, refused connection or URL), or for an attempt made before answers were kept',
+    ),
   })
   .meta({ id: 'LenderDeliveryAttempt', description: 'One attempt of a webhook delivery, as you received it (or not)' });
 
@@ -57,7 +66,12 @@ export const LenderDeliveryPage = pageSchemaOf(LenderDelivery, 'LenderDeliveryPa
 export type LenderDeliveryPage = z.infer<typeof LenderDeliveryPage>;
 
 export const LenderDeliveryQuery = z.strictObject({
-  applicationId: z.coerce.number({ message: 'must be an application id (number)' }).int('must be an application id (number)').positive('must be an application id (number)').optional().describe("Only this application's deliveries"),
+  applicationId: z.coerce
+    .number({ message: 'must be an application id (number)' })
+    .int('must be an application id (number)')
+    .positive('must be an application id (number)')
+    .optional()
+    .describe("Only this application's deliveries"),
   status: DeliveryStatus.optional().describe('Only deliveries in this status'),
   first: z.coerce
     .number({ message: 'must be a whole number' })
@@ -77,20 +91,29 @@ const DAY_MS = 86_400_000;
 
 export const DeliveryReplay = z
   .strictObject({
-    status: z.literal('FAILED', { message: 'must be FAILED' }).optional().describe('Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)'),
+    status: z
+      .literal('FAILED', { message: 'must be FAILED' })
+      .optional()
+      .describe('Every delivery that failed: retrying (FAILED) or whose retries ran out (DEAD)'),
     from: z.iso.datetime({ message: 'must be an ISO 8601 instant' }).optional().describe('Deliveries created at or after this instant (with `to`)'),
-    to: z.iso.datetime({ message: 'must be an ISO 8601 instant' }).optional().describe(`Deliveries created before this instant; at most ${MAX_REPLAY_RANGE_DAYS} days after \`from\``),
+    to: z.iso
+      .datetime({ message: 'must be an ISO 8601 instant' })
+      .optional()
+      .describe(`Deliveries created before this instant; at most ${MAX_REPLAY_RANGE_DAYS} days after \`from\``),
   })
   .superRefine((replay, check) => {
     const range = replay.from !== undefined || replay.to !== undefined;
     if (replay.status !== undefined && range) check.addIssue({ code: 'custom', path: ['status'], message: 'give either status or from and to, not both' });
     if (replay.status !== undefined) return;
-    if (replay.from === undefined) check.addIssue({ code: 'custom', path: ['from'], message: range ? 'is required with to' : 'is required: give status FAILED, or from and to' });
-    if (replay.to === undefined) check.addIssue({ code: 'custom', path: ['to'], message: range ? 'is required with from' : 'is required: give status FAILED, or from and to' });
+    if (replay.from === undefined)
+      check.addIssue({ code: 'custom', path: ['from'], message: range ? 'is required with to' : 'is required: give status FAILED, or from and to' });
+    if (replay.to === undefined)
+      check.addIssue({ code: 'custom', path: ['to'], message: range ? 'is required with from' : 'is required: give status FAILED, or from and to' });
     if (replay.from === undefined || replay.to === undefined) return;
     const span = Date.parse(replay.to) - Date.parse(replay.from);
     if (span <= 0) check.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
-    else if (span > MAX_REPLAY_RANGE_DAYS * DAY_MS) check.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_REPLAY_RANGE_DAYS} days after from` });
+    else if (span > MAX_REPLAY_RANGE_DAYS * DAY_MS)
+      check.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_REPLAY_RANGE_DAYS} days after from` });
   })
   .meta({ id: 'DeliveryReplay', description: 'Which of your deliveries to send again: `{ "status": "FAILED" }`, or a time range `{ "from", "to" }`' });
 export type DeliveryReplay = z.output<typeof DeliveryReplay>;

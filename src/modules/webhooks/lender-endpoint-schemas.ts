@@ -24,7 +24,9 @@ export type LenderEndpoint = z.infer<typeof LenderEndpoint>;
 
 const SigningSecretStatus = z
   .strictObject({
-    status: z.enum(['NONE', 'ACTIVE', 'ROTATING']).describe('NONE: deliveries are not signed; ACTIVE: signed with your secret; ROTATING: signed with your secret and the previous one'),
+    status: z
+      .enum(['NONE', 'ACTIVE', 'ROTATING'])
+      .describe('NONE: deliveries are not signed; ACTIVE: signed with your secret; ROTATING: signed with your secret and the previous one'),
     previousSecretValidUntil: instant.nullable().describe('While ROTATING: until when the previous secret signs too'),
   })
   .meta({ id: 'SigningSecretStatus', description: 'Your webhook signing secret, without the secret' });
@@ -64,7 +66,9 @@ export const SigningSecretRotation = z
 export const RotatedSigningSecret = z
   .strictObject({
     webhookSecret: z.string().describe('Your new `whsec_` signing secret: shown this once'),
-    previousSecretValidUntil: instant.nullable().describe('Until when deliveries carry the previous signature too; null when none (no overlap, or no previous secret)'),
+    previousSecretValidUntil: instant
+      .nullable()
+      .describe('Until when deliveries carry the previous signature too; null when none (no overlap, or no previous secret)'),
   })
   .meta({ id: 'RotatedSigningSecret', description: 'Your new webhook signing secret, shown once' });
 export type RotatedSigningSecret = z.infer<typeof RotatedSigningSecret>;

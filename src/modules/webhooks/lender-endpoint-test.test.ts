@@ -76,7 +76,9 @@ describe('POST /endpoints/{kind}/test', () => {
     expect(ofB.url).not.toBe(applications.url);
     const invalid = await testEvent('deleted', authA);
     expect(invalid.status).toBe(400);
-    expect((await invalid.json()).errors).toEqual([expect.objectContaining({ pointer: expect.stringContaining('kind'), message: 'must be created or updated' })]);
+    expect((await invalid.json()).errors).toEqual([
+      expect.objectContaining({ pointer: expect.stringContaining('kind'), message: 'must be created or updated' }),
+    ]);
     const integrator = await signUpIntegrator(app, `endpoint-${randomUUID().slice(0, 6)}`);
     expect((await testEvent('created', bearer((await platformToken(app, integrator.apiKey)).access_token))).status).toBe(401);
     expect((await testEvent('created', {})).status).toBe(401);

@@ -19,7 +19,9 @@ const EndpointKind = z.enum(['created', 'updated'], { message: 'must be created 
 
 export const EndpointTestResult = z
   .strictObject({
-    url: z.string().describe('Where the test event was sent: your application URL (created), or your update URL (updated; the application URL when you gave none)'),
+    url: z
+      .string()
+      .describe('Where the test event was sent: your application URL (created), or your update URL (updated; the application URL when you gave none)'),
     webhookId: z.uuid().describe('The `webhook-id` of the test event (never used by a delivery)'),
     statusCode: z.number().int().nullable().describe('Your HTTP status; null when no answer came'),
     latencyMs: z.number().int().describe('Milliseconds from sending to your answer (or the failure)'),
@@ -44,7 +46,10 @@ export async function sendTestEvent(ctx: ServiceContext, kind: unknown): Promise
   const webhookId = randomUUID();
   const body = JSON.stringify({ test: true, type, sentAt: now.toISOString() });
   const secrets = signingSecrets(lender, now);
-  const signed = secrets.length > 0 ? signWebhook(secrets, webhookId, now, body) : { 'webhook-id': webhookId, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
+  const signed =
+    secrets.length > 0
+      ? signWebhook(secrets, webhookId, now, body)
+      : { 'webhook-id': webhookId, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
   const started = performance.now();
   let statusCode: number | null = null;
   let error: string | null = null;

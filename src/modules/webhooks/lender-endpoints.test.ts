@@ -95,7 +95,10 @@ describe('GET and PATCH /endpoints', () => {
     // Updates go to the new URL.
     const applicationId = await acknowledgedApplication();
     // At least once (a retry after a slow answer repeats the same webhook-id).
-    await eventually(async () => requestsFor(updates, applicationId).length, (n) => n >= 1);
+    await eventually(
+      async () => requestsFor(updates, applicationId).length,
+      (n) => n >= 1,
+    );
   });
 
   it("a disabled endpoint's deliveries wait, unattempted and never dead-lettered, then go out in order once enabled", async () => {
@@ -113,7 +116,10 @@ describe('GET and PATCH /endpoints', () => {
     const listed = await expectJson(await get('/endpoints', authA), 200);
     expect(listed.endpoints[1]).toMatchObject({ kind: 'updated', enabled: false, waiting: 2 });
     await expectJson(await patch('/endpoints/updated', { enabled: true }, authA), 200);
-    await eventually(async () => requestsFor(updates, applicationId).map((r) => r.headers['webhook-sequence']), (seqs) => [...new Set(seqs)].join() === '1,2');
+    await eventually(
+      async () => requestsFor(updates, applicationId).map((r) => r.headers['webhook-sequence']),
+      (seqs) => [...new Set(seqs)].join() === '1,2',
+    );
   });
 
   it('a URL change re-aims deliveries not yet delivered; other token kinds are refused', async () => {
@@ -122,7 +128,10 @@ describe('GET and PATCH /endpoints', () => {
     const other = await startLenderReceiver();
     try {
       await expectJson(await patch('/endpoints/updated', { url: other.url, enabled: true }, authA), 200);
-      await eventually(async () => requestsFor(other, applicationId).length, (n) => n >= 1);
+      await eventually(
+        async () => requestsFor(other, applicationId).length,
+        (n) => n >= 1,
+      );
       expect(requestsFor(updates, applicationId)).toHaveLength(0);
       expect((await db().webhookDelivery.findFirstOrThrow({ where: { lenderApplicationId: applicationId } })).url).toBe(other.url);
     } finally {
@@ -150,17 +159,24 @@ describe('POST /webhook-secret/rotate', () => {
     expect(JSON.stringify(listed)).not.toContain(rotated.webhookSecret);
 
     const during = await acknowledgedApplication();
-    const [request] = await eventually(async () => requestsFor(updates, during), (r) => r.length >= 1);
+    const [request] = await eventually(
+      async () => requestsFor(updates, during),
+      (r) => r.length >= 1,
+    );
     const headers = request!.headers as Record<string, string>;
     expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
-    for (const secret of [oldSecret, rotated.webhookSecret]) expect(new Webhook(secret).verify(request!.body, headers)).toMatchObject({ application: { id: during } });
+    for (const secret of [oldSecret, rotated.webhookSecret])
+      expect(new Webhook(secret).verify(request!.body, headers)).toMatchObject({ application: { id: during } });
 
     // Overlap 0: the secret in use alone signs from now on; the one before no longer verifies.
     const again = await expectJson(await post('/webhook-secret/rotate', { overlapSeconds: 0 }, authA), 200);
     expect(again.previousSecretValidUntil).toBeNull();
     expect((await expectJson(await get('/endpoints', authA), 200)).signingSecret).toEqual({ status: 'ACTIVE', previousSecretValidUntil: null });
     const after = await acknowledgedApplication();
-    const [late] = await eventually(async () => requestsFor(updates, after), (r) => r.length >= 1);
+    const [late] = await eventually(
+      async () => requestsFor(updates, after),
+      (r) => r.length >= 1,
+    );
     const lateHeaders = late!.headers as Record<string, string>;
     expect(lateHeaders['webhook-signature']!.split(' ')).toHaveLength(1);
     expect(new Webhook(again.webhookSecret).verify(late!.body, lateHeaders)).toMatchObject({ application: { id: after } });

@@ -48,7 +48,11 @@ export async function listLenderEndpoints(ctx: ServiceContext): Promise<LenderEn
   const lender = await ownLender(ctx, ctx.db, actor.lenderId);
   const waiting = await waitingByKind(ctx, ctx.db, actor.lenderId);
   const now = ctx.clock.now();
-  const rotating = lender.webhookSecret !== null && lender.previousWebhookSecret !== null && lender.previousWebhookSecretExpiresAt !== null && lender.previousWebhookSecretExpiresAt > now;
+  const rotating =
+    lender.webhookSecret !== null &&
+    lender.previousWebhookSecret !== null &&
+    lender.previousWebhookSecretExpiresAt !== null &&
+    lender.previousWebhookSecretExpiresAt > now;
   return {
     endpoints: EndpointKind.options.map((kind) => endpointOf(lender, kind, waiting[kind])),
     signingSecret: {
@@ -62,7 +66,8 @@ export async function listLenderEndpoints(ctx: ServiceContext): Promise<LenderEn
 export async function updateLenderEndpoint(ctx: ServiceContext, kind: unknown, change: LenderEndpointChange): Promise<LenderEndpoint> {
   const actor = requireAccess(ctx, 'lenderEndpoints.write');
   const { kind: endpoint } = parseInput(EndpointKindInput, { kind }, 'Path');
-  if (endpoint === 'created' && change.url === null) throw AppError.badRequest('The application URL cannot be removed', [{ pointer: '/url', message: 'must be a URL for created' }]);
+  if (endpoint === 'created' && change.url === null)
+    throw AppError.badRequest('The application URL cannot be removed', [{ pointer: '/url', message: 'must be a URL for created' }]);
   if (change.url) await assertWebhookUrl(change.url, { environment: ctx.environment, allowPrivateAddresses: ctx.webhooks.allowPrivateAddresses }, '/url');
   const urlColumn = endpoint === 'created' ? 'applicationUrl' : 'updateUrl';
   const enabledColumn = endpoint === 'created' ? 'applicationUrlEnabled' : 'updateUrlEnabled';

@@ -13,7 +13,9 @@ export const LenderEvent = z
     applicationId: z.number().int(),
     sequence: z.number().int().describe("The `webhook-sequence`: the event's number among its application's"),
     createdAt: z.iso.datetime(),
-    data: z.record(z.string(), z.unknown()).describe('The funding application document (spec 2.7) exactly as the webhook carries it, with the application\'s `apiProvider.authorizationToken`'),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe("The funding application document (spec 2.7) exactly as the webhook carries it, with the application's `apiProvider.authorizationToken`"),
   })
   .meta({ id: 'LenderEvent', description: 'An event of one of your applications: what its webhook delivers' });
 export type LenderEvent = z.infer<typeof LenderEvent>;
@@ -24,7 +26,12 @@ export const LenderEventPage = z
 export type LenderEventPage = z.infer<typeof LenderEventPage>;
 
 export const LenderEventQuery = z.strictObject({
-  after: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().describe("The last `pageInfo.endCursor` you received; from your first event when absent"),
+  after: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .describe('The last `pageInfo.endCursor` you received; from your first event when absent'),
   first: z.coerce
     .number({ message: 'must be a whole number' })
     .int('must be a whole number')

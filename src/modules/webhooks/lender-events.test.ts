@@ -36,8 +36,8 @@ interface EventPage {
   pageInfo: { endCursor: string | null; hasNextPage: boolean };
 }
 
-
-const eventsPage = async (auth: Record<string, string>, query: string): Promise<EventPage> => expectJson(await fetch(`${app.url}${L}/events?${query}`, { headers: auth }), 200);
+const eventsPage = async (auth: Record<string, string>, query: string): Promise<EventPage> =>
+  expectJson(await fetch(`${app.url}${L}/events?${query}`, { headers: auth }), 200);
 
 /** Every event after `after`, page by page; answers them and the cursor to continue from. */
 async function allEvents(auth: Record<string, string>, first: number, after: string | null = null): Promise<{ events: Event[]; cursor: string | null }> {
@@ -86,9 +86,15 @@ describe('GET /events', () => {
       await expectJson(await postJson(`${app.url}${L}/applications/${id}/acknowledgement`, { reference: `E-${id}` }, authA), 200);
       await expectJson(await postJson(`${app.url}${L}/applications/${id}/acknowledgement`, { comment: 'Answer within two days' }, authA), 200);
     }
-    await eventually(() => db().webhookDelivery.count({ where: { lenderId: lenderA.lenderId, status: { not: 'DELIVERED' } } }), (n) => n === 0);
+    await eventually(
+      () => db().webhookDelivery.count({ where: { lenderId: lenderA.lenderId, status: { not: 'DELIVERED' } } }),
+      (n) => n === 0,
+    );
     const written = await db().webhookDelivery.count({ where: { lenderId: lenderA.lenderId } });
-    const { events } = await eventually(() => allEvents(authA, 2), ({ events }) => events.length === written);
+    const { events } = await eventually(
+      () => allEvents(authA, 2),
+      ({ events }) => events.length === written,
+    );
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
     const received = new Map(receiver.received.map((r) => [r.headers['webhook-id'] as string, r]));
     expect(new Set(events.map((e) => e.id))).toEqual(new Set(received.keys()));
@@ -111,7 +117,10 @@ describe('GET /events', () => {
 
   it('an event written by a transaction still open is listed after it commits, behind no cursor handed out meanwhile: each event once', async () => {
     const [early, late] = [await applicationOf(lenderB), await applicationOf(lenderB)];
-    const { cursor: start } = await eventually(() => allEvents(authB, 200), () => true);
+    const { cursor: start } = await eventually(
+      () => allEvents(authB, 200),
+      () => true,
+    );
     const client = new pg.Client({ connectionString: app.database.url });
     await client.connect();
     try {
@@ -125,7 +134,10 @@ describe('GET /events', () => {
     } finally {
       await client.end();
     }
-    const after = await eventually(() => allEvents(authB, 1, start), ({ events }) => events.length >= 2);
+    const after = await eventually(
+      () => allEvents(authB, 1, start),
+      ({ events }) => events.length >= 2,
+    );
     expect(after.events.map((e) => e.applicationId)).toEqual([early, late]);
     const again = await allEvents(authB, 200, after.cursor);
     expect(again.events).toEqual([]);
@@ -133,13 +145,19 @@ describe('GET /events', () => {
 
   it('paging through 1,000 events, written by ten transactions, returns each exactly once in order', async () => {
     const applications = await Promise.all(Array.from({ length: 100 }, () => applicationOf(lenderB)));
-    const { cursor: start } = await eventually(() => allEvents(authB, 200), () => true);
+    const { cursor: start } = await eventually(
+      () => allEvents(authB, 200),
+      () => true,
+    );
     for (let round = 0; round < 10; round++) {
       await db().$transaction(async (tx) => {
         for (const id of applications) await tx.$executeRawUnsafe(deliveredRow(id, lenderB.lenderId));
       });
     }
-    const { events } = await eventually(() => allEvents(authB, 137, start), ({ events }) => events.length >= 1000);
+    const { events } = await eventually(
+      () => allEvents(authB, 137, start),
+      ({ events }) => events.length >= 1000,
+    );
     expect(events).toHaveLength(1000);
     expect(new Set(events.map((e) => e.id)).size).toBe(1000);
     // Each application's ten events in its sequence order.

@@ -35,7 +35,8 @@ function decodePosition(cursor: string): EventPosition {
     content = undefined;
   }
   const parsed = EventPosition.safeParse(content);
-  if (!parsed.success) throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
+  if (!parsed.success)
+    throw AppError.badRequest('The cursor is not one this list issued', [{ pointer: 'after', message: "must be a page's endCursor, unchanged" }]);
   return parsed.data;
 }
 
@@ -58,25 +59,36 @@ export async function listLenderEvents(ctx: ServiceContext, query: LenderEventQu
     .where(deliverySqlScope(deliveryScopeOf(ctx, actor)))
     .where(sql<boolean>`d."transactionId" < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`);
   if (position) {
-    statement = statement.where(sql<boolean>`(d."transactionId", d."lenderApplicationId", d.sequence) > (${position[0]}::bigint, ${position[1]}::int, ${position[2]}::int)`);
+    statement = statement.where(
+      sql<boolean>`(d."transactionId", d."lenderApplicationId", d.sequence) > (${position[0]}::bigint, ${position[1]}::int, ${position[2]}::int)`,
+    );
   }
-  const rows = await statement.orderBy('d.transactionId').orderBy('d.lenderApplicationId').orderBy('d.sequence').limit(query.first + 1).execute();
+  const rows = await statement
+    .orderBy('d.transactionId')
+    .orderBy('d.lenderApplicationId')
+    .orderBy('d.sequence')
+    .limit(query.first + 1)
+    .execute();
   const lender = await reads.selectFrom('lender').select('authorizationTokenKey').where('id', '=', actor.lenderId).executeTakeFirst();
-  const nodes = rows.slice(0, query.first).map(
-    (row): LenderEvent => ({
-      id: row.id,
-      // The lender's scope holds its own deliveries only (webhook-delivery-visibility.ts): a lender's events.
-      type: WEBHOOK_EVENT_TYPES[row.event as LenderDeliveryEvent],
-      applicationId: row.lenderApplicationId,
-      sequence: row.sequence,
-      createdAt: row.createdAt,
-      // As the webhook sends it: the application's token of the moment added (authorization-token.ts).
-      data: withAuthorizationToken(row.payload as Record<string, unknown>, applicationAuthorizationToken(lender?.authorizationTokenKey ?? null, row.lenderApplicationId)),
-    }),
-  );
+  const nodes = rows.slice(0, query.first).map((row): LenderEvent => ({
+    id: row.id,
+    // The lender's scope holds its own deliveries only (webhook-delivery-visibility.ts): a lender's events.
+    type: WEBHOOK_EVENT_TYPES[row.event as LenderDeliveryEvent],
+    applicationId: row.lenderApplicationId,
+    sequence: row.sequence,
+    createdAt: row.createdAt,
+    // As the webhook sends it: the application's token of the moment added (authorization-token.ts).
+    data: withAuthorizationToken(
+      row.payload as Record<string, unknown>,
+      applicationAuthorizationToken(lender?.authorizationTokenKey ?? null, row.lenderApplicationId),
+    ),
+  }));
   const last = rows[Math.min(rows.length, query.first) - 1];
   return {
     nodes,
-    pageInfo: { endCursor: last ? encodePosition([last.transactionId, last.lenderApplicationId, last.sequence]) : null, hasNextPage: rows.length > query.first },
+    pageInfo: {
+      endCursor: last ? encodePosition([last.transactionId, last.lenderApplicationId, last.sequence]) : null,
+      hasNextPage: rows.length > query.first,
+    },
   };
 }

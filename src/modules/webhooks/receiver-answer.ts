@@ -13,7 +13,18 @@ export const RESPONSE_BODY_EXCERPT_BYTES = 2048;
 const DRAIN_LIMIT_BYTES = 128 * 1024;
 const HEADER_VALUE_CHARS = 256;
 
-export const SHOWN_RESPONSE_HEADERS = ['content-type', 'content-length', 'retry-after', 'location', 'www-authenticate', 'date', 'server', 'x-request-id', 'request-id', 'x-correlation-id'] as const;
+export const SHOWN_RESPONSE_HEADERS = [
+  'content-type',
+  'content-length',
+  'retry-after',
+  'location',
+  'www-authenticate',
+  'date',
+  'server',
+  'x-request-id',
+  'request-id',
+  'x-correlation-id',
+] as const;
 
 export interface ReceiverResponse {
   headers: Record<string, string>;

@@ -57,8 +57,17 @@ export async function listDeliveries(ctx: ServiceContext, filter: { status?: str
     .where(deliverySqlScope(deliveryScopeOf(ctx, actor)));
   if (status) query = query.where('d.status', '=', status);
   if (position) query = query.where(afterInNewestFirst('d.createdAt', 'd.id', position));
-  const rows = await query.orderBy('d.createdAt', 'desc').orderBy('d.id', 'desc').limit(first + 1).execute();
+  const rows = await query
+    .orderBy('d.createdAt', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(first + 1)
+    .execute();
   // The staff's scope is the lender audience's (webhook-delivery-visibility.ts): a lender's events only.
-  const deliveries = rows.map((row): WebhookDelivery => ({ ...row, event: row.event as LenderDeliveryEvent, nextAttemptAt: row.nextAttemptAt as string | null, deliveredAt: row.deliveredAt as string | null }));
+  const deliveries = rows.map((row): WebhookDelivery => ({
+    ...row,
+    event: row.event as LenderDeliveryEvent,
+    nextAttemptAt: row.nextAttemptAt as string | null,
+    deliveredAt: row.deliveredAt as string | null,
+  }));
   return pageOf(deliveries, first, (row) => ({ at: row.createdAt, id: row.id }));
 }

@@ -21,5 +21,10 @@ export type LenderDeliverySummary = z.infer<typeof LenderDeliverySummary>;
 
 /** The window: deliveries created in the last `hours` (a week unless given, at most 90 days). */
 export const DeliverySummaryWindow = z.strictObject({
-  hours: z.number().int().min(1).max(24 * 90).default(24 * 7),
+  hours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
 });

@@ -19,27 +19,35 @@ export async function summariseDeliveriesByLender(ctx: ServiceContext, window: {
   const { hours } = parseInput(DeliverySummaryWindow, window, 'Window');
   const since = new Date(ctx.clock.now().getTime() - hours * HOUR_MS).toISOString();
   const count = (...statuses: string[]) => sql<number>`(count(*) filter (where d.status::text in (${sql.join(statuses)})))::int`;
-  return readsOf(ctx.db)
-    .selectFrom('webhook_delivery as d')
-    .innerJoin('lender as l', 'l.id', 'd.lenderId')
-    .select([
-      'd.lenderId',
-      'l.name as lenderName',
-      count('DELIVERED').as('delivered'),
-      count('FAILED').as('failing'),
-      count('DEAD').as('dead'),
-      count('PENDING').as('pending'),
-      sql<number>`count(*)::int`.as('total'),
-      sql<number | null>`(count(*) filter (where d.status::text = 'DELIVERED'))::float8 / nullif(count(*) filter (where d.status::text in ('DELIVERED', 'FAILED', 'DEAD')), 0)`.as('successRate'),
-      sql<string | null>`to_char(max(d."updatedAt") filter (where d.status::text in ('FAILED', 'DEAD')), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('lastFailureAt'),
-    ])
-    .where('d.environment', '=', ctx.environment)
-    .where('d.createdAt', '>=', sql<Date>`${since}::timestamp(3)`)
-    .groupBy(['d.lenderId', 'l.name'])
-    // Failing lenders first (most failing or dead deliveries first), then the lowest success rate.
-    .orderBy(count('FAILED', 'DEAD'), 'desc')
-    .orderBy(sql`"successRate" asc nulls last`)
-    .orderBy('l.name')
-    .orderBy('d.lenderId')
-    .execute();
+  return (
+    readsOf(ctx.db)
+      .selectFrom('webhook_delivery as d')
+      .innerJoin('lender as l', 'l.id', 'd.lenderId')
+      .select([
+        'd.lenderId',
+        'l.name as lenderName',
+        count('DELIVERED').as('delivered'),
+        count('FAILED').as('failing'),
+        count('DEAD').as('dead'),
+        count('PENDING').as('pending'),
+        sql<number>`count(*)::int`.as('total'),
+        sql<
+          number | null
+        >`(count(*) filter (where d.status::text = 'DELIVERED'))::float8 / nullif(count(*) filter (where d.status::text in ('DELIVERED', 'FAILED', 'DEAD')), 0)`.as(
+          'successRate',
+        ),
+        sql<string | null>`to_char(max(d."updatedAt") filter (where d.status::text in ('FAILED', 'DEAD')), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+          'lastFailureAt',
+        ),
+      ])
+      .where('d.environment', '=', ctx.environment)
+      .where('d.createdAt', '>=', sql<Date>`${since}::timestamp(3)`)
+      .groupBy(['d.lenderId', 'l.name'])
+      // Failing lenders first (most failing or dead deliveries first), then the lowest success rate.
+      .orderBy(count('FAILED', 'DEAD'), 'desc')
+      .orderBy(sql`"successRate" asc nulls last`)
+      .orderBy('l.name')
+      .orderBy('d.lenderId')
+      .execute()
+  );
 }

@@ -45,6 +45,10 @@ export function deliveryWhere(scope: DeliveryScope): Prisma.WebhookDeliveryWhere
 export function deliverySqlScope(scope: DeliveryScope) {
   return (eb: ExpressionBuilder<DB & { d: DB['webhook_delivery'] }, 'd'>): Expression<SqlBool> => {
     if (scope.accountId !== undefined) return eb.and([eb('d.environment', '=', scope.environment), eb('d.accountId', '=', scope.accountId)]);
-    return eb.and([eb('d.environment', '=', scope.environment), eb('d.integratorEndpointId', 'is', null), ...(scope.lenderId !== undefined ? [eb('d.lenderId', '=', scope.lenderId)] : [])]);
+    return eb.and([
+      eb('d.environment', '=', scope.environment),
+      eb('d.integratorEndpointId', 'is', null),
+      ...(scope.lenderId !== undefined ? [eb('d.lenderId', '=', scope.lenderId)] : []),
+    ]);
   };
 }

@@ -42,8 +42,14 @@ afterAll(async () => {
 
 async function acknowledgedApplication(): Promise<number> {
   const profile = await db().profile.create({ data: { environment: 'demo' } });
-  const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
-  const res = await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/acknowledgement`, { reference: `W-${row.id}` }, bearer(await lenderIdToken(app, lender)));
+  const row = await db().lenderApplication.create({
+    data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) },
+  });
+  const res = await postJson(
+    `${app.url}/api/platform/v1/funding/applications/${row.id}/acknowledgement`,
+    { reference: `W-${row.id}` },
+    bearer(await lenderIdToken(app, lender)),
+  );
   expect(res.status).toBe(200);
   return row.id;
 }
@@ -54,7 +60,10 @@ describe('delivery', () => {
   it('retries a lender answering 500 twice, then delivers on 204, with one stable webhook-id and a valid signature', async () => {
     receiver.answers = [500, 503];
     const id = await acknowledgedApplication();
-    const delivered = await eventually(() => deliveryOf(id), (d) => d.status === 'DELIVERED');
+    const delivered = await eventually(
+      () => deliveryOf(id),
+      (d) => d.status === 'DELIVERED',
+    );
     expect(delivered).toMatchObject({ attempts: 3, lastStatusCode: 204, event: 'APPLICATION_UPDATED' });
     const requests = requestsFor(id);
     expect(requests).toHaveLength(3);
@@ -67,18 +76,30 @@ describe('delivery', () => {
   it('a lender that never answers in time is retried, then dead-lettered; staff redeliver it', async () => {
     receiver.answers = ['hang', 500, 500];
     const id = await acknowledgedApplication();
-    const dead = await eventually(() => deliveryOf(id), (d) => d.status === 'DEAD');
+    const dead = await eventually(
+      () => deliveryOf(id),
+      (d) => d.status === 'DEAD',
+    );
     expect(dead.attempts).toBe(3);
     expect(dead.lastError).toMatch(/TimeoutError|answered 500/);
 
     const { createAccountWithUser } = await import('../identity/bootstrap.js');
-    await createAccountWithUser(db(), { environment: 'demo', accountName: 'ops', email: 'deliveries@example.test', password: 'deliveries-password', role: 'STAFF' });
+    await createAccountWithUser(db(), {
+      environment: 'demo',
+      accountName: 'ops',
+      email: 'deliveries@example.test',
+      password: 'deliveries-password',
+      role: 'STAFF',
+    });
     const staff = bearer(await signIn(app, 'deliveries@example.test', 'deliveries-password'));
     const letters = await graphql(app.url, '{ webhookDeliveries(status: "DEAD", first: 200) { nodes { id lenderApplicationId attempts } } }', {}, staff);
     expect(letters.data?.webhookDeliveries.nodes).toContainEqual({ id: dead.id, lenderApplicationId: id, attempts: 3 });
     const again = await graphql(app.url, 'mutation($d: ID!) { redeliverWebhook(deliveryId: $d) { status } }', { d: dead.id }, staff);
     expect(again.data?.redeliverWebhook).toEqual({ status: 'PENDING' });
-    await eventually(() => deliveryOf(id), (d) => d.status === 'DELIVERED');
+    await eventually(
+      () => deliveryOf(id),
+      (d) => d.status === 'DELIVERED',
+    );
   });
 });
 
@@ -90,12 +111,17 @@ describe("the client's decision reaches the lender's update URL", () => {
       await db().lender.update({ where: { id: lender.lenderId }, data: { updateUrl: updates.url } });
       const jwt = (await marketplaceV1Token(app, (await signUpIntegrator(app)).apiKey)).jwt;
       const { uuid } = await (await postJson(`${app.url}/api/marketplace/v1/profiles/blank`, undefined, bearer(jwt))).json();
-      const row = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) } });
+      const row = await db().lenderApplication.create({
+        data: { lenderId: lender.lenderId, profileId: uuid, status: 'In Review', payload: storedApplicationDocument({ lenderId: lender.lenderId }) },
+      });
       const offer = { reference: `U-${row.id}`, status: 'FINAL', termLoan: { maximumAmount: { code: 'GBP', value: 50000 }, term: 24, interestRate: 0.7 } };
-      expect((await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/offer`, offer, bearer(await lenderIdToken(app, lender)))).status).toBe(200);
+      expect((await postJson(`${app.url}/api/platform/v1/funding/applications/${row.id}/offer`, offer, bearer(await lenderIdToken(app, lender)))).status).toBe(
+        200,
+      );
       expect((await postJson(`${app.url}/api/marketplace/v1/lender-applications/${row.id}/accept`, undefined, bearer(jwt))).status).toBe(200);
       const accepted = await eventually(
-        async () => updates.received.map((r) => JSON.parse(r.body) as { application: { id: number; status: string } }).filter((d) => d.application.id === row.id),
+        async () =>
+          updates.received.map((r) => JSON.parse(r.body) as { application: { id: number; status: string } }).filter((d) => d.application.id === row.id),
         (docs) => docs.some((d) => d.application.status === 'Client Accepted'),
       );
       expect(accepted.map((d) => d.application.status)).toEqual(['Offered', 'Client Accepted']);
@@ -110,7 +136,15 @@ describe("the client's decision reaches the lender's update URL", () => {
 
 describe('the worker', () => {
   const queue = async (applicationId: number, url: string) =>
-    db().$transaction((tx) => queueDelivery(app.runtime.contextFor(), tx, { lenderApplicationId: applicationId, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url, payload: { application: { id: applicationId } } }));
+    db().$transaction((tx) =>
+      queueDelivery(app.runtime.contextFor(), tx, {
+        lenderApplicationId: applicationId,
+        lenderId: lender.lenderId,
+        event: 'APPLICATION_UPDATED',
+        url,
+        payload: { application: { id: applicationId } },
+      }),
+    );
   const newApplication = async () => {
     const profile = await db().profile.create({ data: { environment: 'demo' } });
     return (await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review' } })).id;
@@ -121,7 +155,10 @@ describe('the worker', () => {
     const applicationId = await newApplication();
     const first = await queue(applicationId, receiver.url);
     const second = await queue(applicationId, receiver.url);
-    await eventually(() => db().webhookDelivery.findMany({ where: { id: { in: [first, second] } } }), (rows) => rows.every((r) => r.status === 'DELIVERED'));
+    await eventually(
+      () => db().webhookDelivery.findMany({ where: { id: { in: [first, second] } } }),
+      (rows) => rows.every((r) => r.status === 'DELIVERED'),
+    );
     expect(requestsFor(applicationId).map((r) => r.headers['webhook-id'])).toEqual([first, first, second]);
     // Waiting behind the earlier delivery is not an attempt.
     expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: second } })).toMatchObject({ attempts: 1, lastStatusCode: 204 });
@@ -135,8 +172,15 @@ describe('the worker', () => {
     const rows = await db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId }, orderBy: { sequence: 'asc' } });
     expect(rows.map((row) => row.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
-    await eventually(() => db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId } }), (all) => all.every((r) => r.status === 'DELIVERED'));
-    const sent = requestsFor(applicationId).map((r) => ({ id: r.headers['webhook-id'], sequence: Number(r.headers['webhook-sequence']), event: r.headers['webhook-event-type'] }));
+    await eventually(
+      () => db().webhookDelivery.findMany({ where: { lenderApplicationId: applicationId } }),
+      (all) => all.every((r) => r.status === 'DELIVERED'),
+    );
+    const sent = requestsFor(applicationId).map((r) => ({
+      id: r.headers['webhook-id'],
+      sequence: Number(r.headers['webhook-sequence']),
+      event: r.headers['webhook-event-type'],
+    }));
     expect(sent).toEqual(rows.map((row) => ({ id: row.id, sequence: row.sequence, event: 'application.updated' })));
   });
 
@@ -145,7 +189,15 @@ describe('the worker', () => {
     const ids = await db().$transaction(async (tx) => {
       const queued: string[] = [];
       for (const applicationId of applications) {
-        queued.push(await queueDelivery(app.runtime.contextFor(), tx, { lenderApplicationId: applicationId, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, payload: { application: { id: applicationId } } }));
+        queued.push(
+          await queueDelivery(app.runtime.contextFor(), tx, {
+            lenderApplicationId: applicationId,
+            lenderId: lender.lenderId,
+            event: 'APPLICATION_UPDATED',
+            url: receiver.url,
+            payload: { application: { id: applicationId } },
+          }),
+        );
       }
       return queued;
     });
@@ -164,7 +216,7 @@ describe('the worker', () => {
     }
   });
 
-  it('queues one operation\'s deliveries together; failures that finish together each keep their own retry schedule', async () => {
+  it("queues one operation's deliveries together; failures that finish together each keep their own retry schedule", async () => {
     // Every delivery's first attempt fails (500), its retry is answered 204.
     const attempted = new Set<string>();
     const server = http.createServer((req, res) => {
@@ -181,7 +233,17 @@ describe('the worker', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
       const applications = await Promise.all(Array.from({ length: 8 }, () => newApplication()));
       const ids = await db().$transaction((tx) =>
-        queueDeliveries(app.runtime.contextFor(), tx, applications.map((applicationId) => ({ lenderApplicationId: applicationId, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED' as const, url, payload: { application: { id: applicationId } } }))),
+        queueDeliveries(
+          app.runtime.contextFor(),
+          tx,
+          applications.map((applicationId) => ({
+            lenderApplicationId: applicationId,
+            lenderId: lender.lenderId,
+            event: 'APPLICATION_UPDATED' as const,
+            url,
+            payload: { application: { id: applicationId } },
+          })),
+        ),
       );
       expect(new Set(ids).size).toBe(applications.length);
       const rows = await eventually(
@@ -220,7 +282,10 @@ describe('the worker', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
       for (let i = 0; i < 3; i++) {
         const id = await queue(await newApplication(), url);
-        await eventually(() => db().webhookDelivery.findUniqueOrThrow({ where: { id } }), (d) => d.status === 'DELIVERED');
+        await eventually(
+          () => db().webhookDelivery.findUniqueOrThrow({ where: { id } }),
+          (d) => d.status === 'DELIVERED',
+        );
       }
       expect(hooks).toHaveLength(3);
       expect(connections).toBe(1);
@@ -263,13 +328,20 @@ describe('claims', () => {
   /** Deliveries of one application, due in an hour (the test app's worker leaves them alone), created in this order. */
   const dueInAnHour = async (count: number) => {
     const profile = await db().profile.create({ data: { environment: 'demo' } });
-    const application = await db().lenderApplication.create({ data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', acknowledgedAt: new Date() } });
+    const application = await db().lenderApplication.create({
+      data: { lenderId: lender.lenderId, profileId: profile.id, status: 'In Review', acknowledgedAt: new Date() },
+    });
     const dueAt = new Date(Date.now() + HOUR);
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const row = await db().webhookDelivery.create({
         data: {
-          lenderApplicationId: application.id, lenderId: lender.lenderId, event: 'APPLICATION_UPDATED', url: receiver.url, nextAttemptAt: dueAt, createdAt: new Date(Date.now() + i),
+          lenderApplicationId: application.id,
+          lenderId: lender.lenderId,
+          event: 'APPLICATION_UPDATED',
+          url: receiver.url,
+          nextAttemptAt: dueAt,
+          createdAt: new Date(Date.now() + i),
           payload: { application: { id: application.id }, apiProvider: { name: 'fg', authorizationToken: 'stored-by-mistake' } },
         },
       });
@@ -279,14 +351,20 @@ describe('claims', () => {
   };
 
   it('two workers claiming at once take a delivery once; it is taken again only once its claim lapsed, and never once recorded', async () => {
-    const { ids: [id], dueAt } = await dueInAnHour(1);
+    const {
+      ids: [id],
+      dueAt,
+    } = await dueInAnHour(1);
     const mine = <T extends { id: string }>(claimed: T[]) => claimed.filter((d) => d.id === id);
     const [first, second] = await Promise.all([claimAt(dueAt), claimAt(dueAt)]);
     expect([...mine(first), ...mine(second)]).toHaveLength(1);
     const claimed = mine([...first, ...second])[0]!;
     expect(claimed).toMatchObject({ attempts: 0, url: receiver.url, lenderSlug: expect.any(String), requestId: null });
     // The document as sent: the token of the moment in apiProvider, never a stored one.
-    expect(JSON.parse(sentDocument(claimed.document, claimed.apiProvider, 'tok'))).toEqual({ application: { id: expect.any(Number) }, apiProvider: { name: 'fg', authorizationToken: 'tok' } });
+    expect(JSON.parse(sentDocument(claimed.document, claimed.apiProvider, 'tok'))).toEqual({
+      application: { id: expect.any(Number) },
+      apiProvider: { name: 'fg', authorizationToken: 'tok' },
+    });
     // Held while the claim is young; a claim older than the lapse (its worker died mid-attempt) is taken over.
     expect(mine(await claimAt(new Date(dueAt.getTime() + HOUR)))).toHaveLength(0);
     expect(mine(await claimAt(new Date(dueAt.getTime() + 2 * HOUR)))).toHaveLength(1);
@@ -296,7 +374,10 @@ describe('claims', () => {
   });
 
   it("an application's later delivery is claimed only once the earlier one is recorded, whose record wakes the workers", async () => {
-    const { ids: [earlier, later], dueAt } = await dueInAnHour(2);
+    const {
+      ids: [earlier, later],
+      dueAt,
+    } = await dueInAnHour(2);
     const listener = new pg.Client({ connectionString: app.database.url });
     await listener.connect();
     try {
@@ -308,7 +389,10 @@ describe('claims', () => {
       expect(ours(await claimAt(dueAt))).toEqual([]);
       const before = wakeups.length;
       await recordDelivered(db(), { deliveryId: earlier!, attempts: 1, attemptedAt: dueAt, latencyMs: 1 });
-      await eventually(async () => wakeups.length, (n) => n > before);
+      await eventually(
+        async () => wakeups.length,
+        (n) => n > before,
+      );
       expect(JSON.parse(wakeups.at(-1)!)).toMatchObject({ startAfter: null });
       expect(ours(await claimAt(dueAt))).toEqual([later]);
     } finally {

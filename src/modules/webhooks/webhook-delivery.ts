@@ -140,7 +140,11 @@ export async function queueDeliveriesWith(
     ...(rows.length === 0 ? [] : [deliveryInsert(rows.length, value, guard)]),
     ...(events.length === 0 ? [] : integratorEventInserts(events.length, value, guard)),
   ];
-  const statement = deliveryStatements.bind(`${writes.shape}|${guard ?? ''}|${rows.length}|${events.length}`, (value) => ({ compile: () => writesTogether([...writes.build(value), ...inserts(value)], guard).compile(typedSql) }), values);
+  const statement = deliveryStatements.bind(
+    `${writes.shape}|${guard ?? ''}|${rows.length}|${events.length}`,
+    (value) => ({ compile: () => writesTogether([...writes.build(value), ...inserts(value)], guard).compile(typedSql) }),
+    values,
+  );
   const [result] = (await typedSql.executeQuery(statement)).rows as { written: number }[];
   return { written: result!.written > 0, deliveryIds: rows.map((row) => row.id) };
 }
@@ -153,8 +157,16 @@ const NO_WRITES: StatementPart = { shape: '', values: {}, build: () => [] };
  * builder: the text is the same, with less to build the first time.
  */
 function deliveryInsert(count: number, value: PlaceholderOf, guard: string | undefined): RawBuilder<unknown> {
-  const rows = sql`VALUES ${sql.join(Array.from({ length: count }, (_, i) => sql`(${value(`delivery${i}Id`)}::uuid, ${value(`delivery${i}ApplicationId`)}::int, ${value(`delivery${i}LenderId`)}::int, ${value(`delivery${i}Event`)}::"WebhookEvent", ${value(`delivery${i}Url`)}::text,
-      ${value(`delivery${i}Payload`)}::jsonb, ${value(`delivery${i}Due`)}::timestamp(3), ${value(`delivery${i}RequestId`)}::text, ${value('deliveriesWritten')}::timestamp(3), ${value('deliveriesWritten')}::timestamp(3))`))}`;
+  const rows = sql`VALUES ${sql.join(
+    Array.from(
+      { length: count },
+      (
+        _,
+        i,
+      ) => sql`(${value(`delivery${i}Id`)}::uuid, ${value(`delivery${i}ApplicationId`)}::int, ${value(`delivery${i}LenderId`)}::int, ${value(`delivery${i}Event`)}::"WebhookEvent", ${value(`delivery${i}Url`)}::text,
+      ${value(`delivery${i}Payload`)}::jsonb, ${value(`delivery${i}Due`)}::timestamp(3), ${value(`delivery${i}RequestId`)}::text, ${value('deliveriesWritten')}::timestamp(3), ${value('deliveriesWritten')}::timestamp(3))`,
+    ),
+  )}`;
   return sql`INSERT INTO webhook_delivery (id, "lenderApplicationId", "lenderId", event, url, payload, "nextAttemptAt", "requestId", "createdAt", "updatedAt")
     ${guard ? sql`SELECT * FROM (${rows}) AS delivery WHERE EXISTS (SELECT 1 FROM ${sql.table(guard)})` : rows}`;
 }
@@ -166,8 +178,16 @@ function deliveryInsert(count: number, value: PlaceholderOf, guard: string | und
  * written only if it returned a row.
  */
 function integratorEventInserts(count: number, value: PlaceholderOf, guard: string | undefined): RawBuilder<unknown>[] {
-  const events = sql`(VALUES ${sql.join(Array.from({ length: count }, (_, i) => sql`(${i}::int, ${value(`event${i}Id`)}::uuid, ${value(`event${i}AccountId`)}::uuid, ${value(`event${i}Event`)}::"WebhookEvent", ${value(`event${i}Type`)}::text,
-      ${value(`event${i}ApplicationId`)}::int, ${value(`event${i}LenderId`)}::int, ${value(`event${i}Payload`)}::jsonb)`))}) AS e(ord, id, "accountId", event, type, "applicationId", "lenderId", payload)`;
+  const events = sql`(VALUES ${sql.join(
+    Array.from(
+      { length: count },
+      (
+        _,
+        i,
+      ) => sql`(${i}::int, ${value(`event${i}Id`)}::uuid, ${value(`event${i}AccountId`)}::uuid, ${value(`event${i}Event`)}::"WebhookEvent", ${value(`event${i}Type`)}::text,
+      ${value(`event${i}ApplicationId`)}::int, ${value(`event${i}LenderId`)}::int, ${value(`event${i}Payload`)}::jsonb)`,
+    ),
+  )}) AS e(ord, id, "accountId", event, type, "applicationId", "lenderId", payload)`;
   const guarded = guard ? sql`WHERE EXISTS (SELECT 1 FROM ${sql.table(guard)})` : sql``;
   const at = sql`${value('eventsDue')}::timestamp(3)`;
   return [
@@ -218,7 +238,11 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   const deliveryId = delivery.id;
   const now = ctx.clock.now();
   // The application's token as of now: a re-issued key reaches deliveries queued before it.
-  const body = sentDocument(delivery.document, delivery.apiProvider, applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId));
+  const body = sentDocument(
+    delivery.document,
+    delivery.apiProvider,
+    applicationAuthorizationToken(delivery.authorizationTokenKey, delivery.lenderApplicationId),
+  );
   let statusCode: number | null = null;
   let response: ReceiverResponse | null = null;
   let error: string | null = null;
@@ -246,7 +270,15 @@ export async function attemptDueDelivery(ctx: ServiceContext, delivery: DueDeliv
   ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, statusCode, error, attempts }, 'webhook delivery attempt failed');
   const delay = nextAttemptDelayMs(ctx.webhooks.retryDelaysSeconds, attempts);
   if (delay === null) {
-    await recordDead(ctx.db, { deliveryId, attempts, attemptedAt: now, latencyMs: latencyMs(), statusCode, error: error ?? `answered ${statusCode}`, response });
+    await recordDead(ctx.db, {
+      deliveryId,
+      attempts,
+      attemptedAt: now,
+      latencyMs: latencyMs(),
+      statusCode,
+      error: error ?? `answered ${statusCode}`,
+      response,
+    });
     ctx.logger.warn({ deliveryId, lender: delivery.lenderSlug, url: delivery.url, statusCode, attempts }, 'webhook delivery dead-lettered');
     return 'dead';
   }
@@ -278,10 +310,7 @@ export async function postToLender(ctx: ServiceContext, url: string, body: strin
 }
 
 /** The lender's current webhook secret, and the one it replaced while the rotation's overlap window lasts. */
-export function signingSecrets(
-  lender: Pick<DueDelivery, 'webhookSecret' | 'previousWebhookSecret' | 'previousWebhookSecretExpiresAt'>,
-  now: Date,
-): string[] {
+export function signingSecrets(lender: Pick<DueDelivery, 'webhookSecret' | 'previousWebhookSecret' | 'previousWebhookSecretExpiresAt'>, now: Date): string[] {
   const previousValid = lender.previousWebhookSecret && lender.previousWebhookSecretExpiresAt && lender.previousWebhookSecretExpiresAt > now;
   return [lender.webhookSecret, previousValid ? lender.previousWebhookSecret : null].filter((s): s is string => !!s);
 }
@@ -342,7 +371,8 @@ export async function redeliverInScope(ctx: ServiceContext, scope: DeliveryScope
   await ctx.db.$transaction(async (tx) => {
     const found = await tx.webhookDelivery.findFirst({ where: { AND: [{ id }, deliveryWhere(scope)] }, select: { id: true } });
     if (!found) throw AppError.notFound('Delivery');
-    if ((await resendDeliveries(ctx, tx, { id })) === 0) throw AppError.conflict('The delivery is already waiting for its attempt (PENDING) or being attempted');
+    if ((await resendDeliveries(ctx, tx, { id })) === 0)
+      throw AppError.conflict('The delivery is already waiting for its attempt (PENDING) or being attempted');
   });
   return id;
 }

@@ -32,7 +32,10 @@ export const INTEGRATOR_EVENT_TYPES = [
 ] as const;
 export type IntegratorEventType = (typeof INTEGRATOR_EVENT_TYPES)[number];
 /** The stored event of an integrator event type's name. */
-const INTEGRATOR_EVENT_OF = Object.fromEntries(INTEGRATOR_EVENTS.map((event) => [WEBHOOK_EVENT_TYPES[event], event])) as Record<IntegratorEventType, IntegratorEvent>;
+const INTEGRATOR_EVENT_OF = Object.fromEntries(INTEGRATOR_EVENTS.map((event) => [WEBHOOK_EVENT_TYPES[event], event])) as Record<
+  IntegratorEventType,
+  IntegratorEvent
+>;
 
 interface WebhookHeader {
   name: string;
@@ -62,7 +65,8 @@ export const WEBHOOK_HEADERS = [
   },
   {
     name: 'webhook-event-type',
-    description: 'To a lender: `application.created` (the application was submitted or resubmitted to the lender: sent to its application URL) or `application.updated` (any other change: sent to its update URL, or its application URL when it gave none). To an integrator endpoint: the event type it subscribed to (`application.status_changed`, `offer.created`, `offer.accepted`, `offer.declined`), also the body\'s `type`. Not covered by the signature.',
+    description:
+      "To a lender: `application.created` (the application was submitted or resubmitted to the lender: sent to its application URL) or `application.updated` (any other change: sent to its update URL, or its application URL when it gave none). To an integrator endpoint: the event type it subscribed to (`application.status_changed`, `offer.created`, `offer.accepted`, `offer.declined`), also the body's `type`. Not covered by the signature.",
     schema: z.enum([WEBHOOK_EVENT_TYPES.APPLICATION_CREATED, WEBHOOK_EVENT_TYPES.APPLICATION_UPDATED, ...INTEGRATOR_EVENT_TYPES]),
   },
   {
@@ -93,7 +97,10 @@ interface SentDelivery {
  * given (none while the lender has no secret), the attempt's timestamp, the event type and number.
  */
 export function deliveryHeaders(delivery: SentDelivery, secrets: readonly string[], now: Date, body: string): Partial<Record<WebhookHeaderName, string>> {
-  const signed = secrets.length > 0 ? signWebhook(secrets, delivery.id, now, body) : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
+  const signed =
+    secrets.length > 0
+      ? signWebhook(secrets, delivery.id, now, body)
+      : { 'webhook-id': delivery.id, 'webhook-timestamp': Math.floor(now.getTime() / 1000).toString() };
   return {
     ...signed,
     'webhook-event-type': WEBHOOK_EVENT_TYPES[delivery.event],

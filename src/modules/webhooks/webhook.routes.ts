@@ -25,9 +25,25 @@ import * as lenderDeliveries from './lender-deliveries.js';
 import * as lenderEvents from './lender-events.js';
 import * as endpointTest from './lender-endpoint-test.js';
 import * as lenderEndpoints from './lender-endpoints.js';
-import { LenderEndpoint, LenderEndpointChange, LenderEndpoints, MAX_OVERLAP_SECONDS, RotatedSigningSecret, SigningSecretRotation } from './lender-endpoint-schemas.js';
+import {
+  LenderEndpoint,
+  LenderEndpointChange,
+  LenderEndpoints,
+  MAX_OVERLAP_SECONDS,
+  RotatedSigningSecret,
+  SigningSecretRotation,
+} from './lender-endpoint-schemas.js';
 import { LenderEventPage, LenderEventQuery } from './lender-event-schemas.js';
-import { DeliveryReplay, DeliveryReplayResult, DETAIL_ATTEMPTS, LenderDelivery, LenderDeliveryPage, LenderDeliveryQuery, MAX_REPLAY_DELIVERIES, MAX_REPLAY_RANGE_DAYS } from './lender-delivery-schemas.js';
+import {
+  DeliveryReplay,
+  DeliveryReplayResult,
+  DETAIL_ATTEMPTS,
+  LenderDelivery,
+  LenderDeliveryPage,
+  LenderDeliveryQuery,
+  MAX_REPLAY_DELIVERIES,
+  MAX_REPLAY_RANGE_DAYS,
+} from './lender-delivery-schemas.js';
 
 export const webhookRoutes: RouteDefinition[] = [
   route({
@@ -77,7 +93,7 @@ export const webhookRoutes: RouteDefinition[] = [
     operationId: 'LenderDeliveryController_redeliver',
     summary: 'Redeliver a delivery',
     description:
-      'Sends one of your deliveries again now, whatever its status but PENDING (already waiting for its attempt) or one being attempted (409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another lender\'s delivery is a 404.',
+      "Sends one of your deliveries again now, whatever its status but PENDING (already waiting for its attempt) or one being attempted (409): a new attempt of the same `webhook-id` and body, on a fresh retry schedule. Answers the delivery. Another lender's delivery is a 404.",
     access: 'lenderDeliveries.replay',
     response: LenderDelivery,
     successStatus: 200,
@@ -105,7 +121,7 @@ export const webhookRoutes: RouteDefinition[] = [
     operationId: 'LenderEndpointController_test',
     summary: 'Send yourself a test event',
     description:
-      "Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation's overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ \"test\": true, \"type\", \"sentAt\" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.",
+      'Sends a test event now to your application URL (`kind` = `created`) or update URL (`updated`; your application URL when you gave none), signed as deliveries are (Standard Webhooks, with your current webhook secret and, during a rotation\'s overlap window, the previous one) with `webhook-event-type`, but no `webhook-sequence`; its body is `{ "test": true, "type", "sentAt" }`. Answers your status, the latency and any error (200 whatever you answered). Nothing is queued or retried.',
     access: 'lenderEndpoints.test',
     example: { summary: 'A test of your application URL', params: { kind: 'created' } },
     response: endpointTest.EndpointTestResult,
@@ -174,7 +190,10 @@ export const webhookRoutes: RouteDefinition[] = [
     summary: 'Create a webhook endpoint',
     description: `Subscribes a URL to event types of the account (${INTEGRATOR_EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}): each event of the account's clients' applications of those types is POSTed to it, signed the Standard Webhooks way, by the same durable outbox and retry schedule as lenders' deliveries (answer 204). The URL must be http(s) and, in production, public (422 naming why otherwise). Answers the endpoint with its \`whsec_\` signing secret: shown this once. At most ${endpoints.MAX_ENDPOINTS} endpoints an account.`,
     access: 'webhookEndpoints.manage',
-    example: { summary: 'Offers and status changes to a backend', body: { url: 'https://hooks.acme-widgets.example/funding', eventTypes: ['offer.created', 'application.status_changed'], description: 'Our CRM' } },
+    example: {
+      summary: 'Offers and status changes to a backend',
+      body: { url: 'https://hooks.acme-widgets.example/funding', eventTypes: ['offer.created', 'application.status_changed'], description: 'Our CRM' },
+    },
     body: CreateWebhookEndpointBody,
     response: CreatedWebhookEndpoint,
     successStatus: 201,
@@ -198,7 +217,8 @@ export const webhookRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/webhook-endpoints/:endpointId`,
     operationId: 'PlatformWebhookEndpointController_update',
     summary: 'Change a webhook endpoint',
-    description: 'Changes the URL (checked as at creation), the event types, the description or whether it is enabled (a disabled endpoint is sent nothing new); what is left out stays. The secret stays. Another account\'s endpoint is a 404.',
+    description:
+      "Changes the URL (checked as at creation), the event types, the description or whether it is enabled (a disabled endpoint is sent nothing new); what is left out stays. The secret stays. Another account's endpoint is a 404.",
     access: 'webhookEndpoints.manage',
     example: { summary: 'Pause an endpoint', body: { enabled: false } },
     body: UpdateWebhookEndpointBody,
@@ -212,7 +232,8 @@ export const webhookRoutes: RouteDefinition[] = [
     path: `${BASES.platform}/webhook-endpoints/:endpointId`,
     operationId: 'PlatformWebhookEndpointController_delete',
     summary: 'Delete a webhook endpoint',
-    description: "Deletes the endpoint and its deliveries: nothing more is sent to it. The account's events stay in its event log. Another account's endpoint is a 404.",
+    description:
+      "Deletes the endpoint and its deliveries: nothing more is sent to it. The account's events stay in its event log. Another account's endpoint is a 404.",
     access: 'webhookEndpoints.manage',
     successStatus: 204,
     surface: 'platform',

@@ -155,7 +155,14 @@ async function registerLenderCommand(values: Values): Promise<void> {
   const config = configuration();
   const publicUrl = await deploymentPublicUrl(config);
   const credentials = await withDatabase(config, (db) =>
-    registerLender(db, { environment: config.DEPLOY_ENV, publicUrl, name, applicationUrl, updateUrl, allowPrivateWebhookUrls: config.ALLOW_PRIVATE_WEBHOOK_URLS }),
+    registerLender(db, {
+      environment: config.DEPLOY_ENV,
+      publicUrl,
+      name,
+      applicationUrl,
+      updateUrl,
+      allowPrivateWebhookUrls: config.ALLOW_PRIVATE_WEBHOOK_URLS,
+    }),
   );
   printCredentials(credentials, publicUrl);
 }
@@ -254,7 +261,19 @@ async function importCompanies(values: Values): Promise<void> {
   });
   progress.end();
   const { recordsDone: records, inserted, changed, unchanged, dissolved, removed, rejected, resumedAt, elapsedMs } = summary;
-  printResult({ files: summary.files, wholeRegister, records, inserted, changed, unchanged, dissolved, removed, rejected, resumedAt, seconds: Math.round(elapsedMs / 100) / 10 });
+  printResult({
+    files: summary.files,
+    wholeRegister,
+    records,
+    inserted,
+    changed,
+    unchanged,
+    dissolved,
+    removed,
+    rejected,
+    resumedAt,
+    seconds: Math.round(elapsedMs / 100) / 10,
+  });
 }
 
 /** Companies House's own names: `BasicCompanyDataAsOneFile-<date>` or every `BasicCompanyData-<date>-partK_N`, K = 1..N. */
@@ -429,7 +448,19 @@ function printResult(result: object): void {
 function printCredentials(c: LenderCredentials, publicUrl: string): void {
   const { clientId, clientSecret, username, password, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, audience, lenderId, slug } = c;
   const tokenUrl = `${publicUrl}/oauth/token`;
-  printResult({ clientId, clientSecret, username, password, audience, tokenUrl, webhookSecret, authorizationTokenKey, previousWebhookSecretValidUntil, lenderId, slug });
+  printResult({
+    clientId,
+    clientSecret,
+    username,
+    password,
+    audience,
+    tokenUrl,
+    webhookSecret,
+    authorizationTokenKey,
+    previousWebhookSecretValidUntil,
+    lenderId,
+    slug,
+  });
   notice('These credentials are shown once (the client secret and password are stored only as hashes): hand them to the lender now.');
 }
 
@@ -442,7 +473,9 @@ async function deploymentPublicUrl(config: AppConfig): Promise<string> {
   const running = await runningServerOf(config.DATA_DIR, databaseIdentity(config.DATABASE_URL));
   if (running) {
     if (configured && configured !== running.publicUrl) {
-      notice(`PUBLIC_URL (${configured}) differs from the running server's (${running.publicUrl}, pid ${running.pid}): the server's is used, as it checks these credentials.`);
+      notice(
+        `PUBLIC_URL (${configured}) differs from the running server's (${running.publicUrl}, pid ${running.pid}): the server's is used, as it checks these credentials.`,
+      );
     }
     return running.publicUrl;
   }
@@ -477,7 +510,11 @@ async function withDatabase<T>(config: AppConfig, work: (db: Db) => Promise<T>):
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`usage:\n${Object.values(COMMANDS).map((c) => `  ${c.usage}`).join('\n')}\n`);
+    process.stdout.write(
+      `usage:\n${Object.values(COMMANDS)
+        .map((c) => `  ${c.usage}`)
+        .join('\n')}\n`,
+    );
     return 0;
   }
   const command = name === undefined ? undefined : COMMANDS[name];
@@ -503,12 +540,20 @@ async function main(argv: string[]): Promise<number> {
 function parseFlags(command: Command, args: string[]): { values: Values; help: boolean } {
   const options = Object.fromEntries(command.flags.map((flag) => [flag, { type: 'string' as const }]));
   try {
-    const { values, positionals } = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: command.positional !== undefined });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: command.positional !== undefined,
+    });
     const { help, ...flags } = values;
     if (positionals.length > 1 && !command.manyPositionals) throw new UsageError(`one ${command.positional} only`);
     // Every flag but --help is declared as a single string; several positionals travel NUL-separated.
     const given = flags as Values;
-    return { values: command.positional && positionals[0] !== undefined ? { ...given, [command.positional]: positionals.join('\0') } : given, help: help === true };
+    return {
+      values: command.positional && positionals[0] !== undefined ? { ...given, [command.positional]: positionals.join('\0') } : given,
+      help: help === true,
+    };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -10,4 +10,6 @@ import { buildDocsAssets } from '../../api/rest/docs-assets.js';
 const started = Date.now();
 if (await writeDashboardGraphqlTypes()) console.log(`regenerated ${DASHBOARD_GRAPHQL_TYPES_PATH} from the supergraph: commit it`);
 await Promise.all([buildWebBundles(), buildDocsAssets()]);
-console.log(`built ${Object.keys(WEB_BUNDLES).length} web bundle(s) and the reference renderer's compressed files into ${WEB_BUNDLE_DIR} in ${Date.now() - started} ms`);
+console.log(
+  `built ${Object.keys(WEB_BUNDLES).length} web bundle(s) and the reference renderer's compressed files into ${WEB_BUNDLE_DIR} in ${Date.now() - started} ms`,
+);

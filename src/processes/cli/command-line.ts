@@ -8,7 +8,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function commandLine<O extends Options>(program: string, usage: string, options: O): ReturnType<typeof parseArgs<{ options: O; strict: true }>>['values'] {
+export function commandLine<O extends Options>(
+  program: string,
+  usage: string,
+  options: O,
+): ReturnType<typeof parseArgs<{ options: O; strict: true }>>['values'] {
   let parsed;
   try {
     parsed = parseArgs({ args: process.argv.slice(2), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });

@@ -91,15 +91,36 @@ async function call(path: string, body: unknown): Promise<void> {
 
 const ANSWERS: Record<Scenario, (id: number) => Array<[string, unknown]>> = {
   minimum: (id) => [['acknowledgement', { reference: `SIM-${id}` }]],
-  reject: (id) => [['rejection', { reason: 'Ineligible', reference: `SIM-${id}`, comment: 'We do not lend to businesses in this sector; the client may look at other lenders.' }]],
-  fail: (id) => [['rejection', { reason: 'Failed', reference: `SIM-${id}`, comment: 'companyNumber is missing: add the 8-character Companies House number and resubmit.' }]],
+  reject: (id) => [
+    [
+      'rejection',
+      { reason: 'Ineligible', reference: `SIM-${id}`, comment: 'We do not lend to businesses in this sector; the client may look at other lenders.' },
+    ],
+  ],
+  fail: (id) => [
+    ['rejection', { reason: 'Failed', reference: `SIM-${id}`, comment: 'companyNumber is missing: add the 8-character Companies House number and resubmit.' }],
+  ],
   review: (id) => [['acknowledgement', { reference: `SIM-${id}`, comment: 'In manual review: an underwriter will reply within 2 working days.' }]],
   offer: (id) => [
     ['acknowledgement', { reference: `SIM-${id}` }],
-    ['offer', {
-      reference: `SIM-${id}-OFFER`, status: 'INDICATIVE', comment: 'Indicative, subject to underwriting',
-      termLoan: { maximumAmount: { code: 'GBP', value: 100000 }, term: 36, interestRate: 0.79, representativeAPR: 10.4, monthlyRepayment: 3238.4, totalRepayment: 116582.4, likelihoodOfRate: 0.7, likelihoodOfAcceptance: 0.65 },
-    }],
+    [
+      'offer',
+      {
+        reference: `SIM-${id}-OFFER`,
+        status: 'INDICATIVE',
+        comment: 'Indicative, subject to underwriting',
+        termLoan: {
+          maximumAmount: { code: 'GBP', value: 100000 },
+          term: 36,
+          interestRate: 0.79,
+          representativeAPR: 10.4,
+          monthlyRepayment: 3238.4,
+          totalRepayment: 116582.4,
+          likelihoodOfRate: 0.7,
+          likelihoodOfAcceptance: 0.65,
+        },
+      },
+    ],
   ],
 };
 

@@ -10,15 +10,42 @@ const PREVIOUS_NAME_COLUMNS = Array.from({ length: 10 }, (_, i) => [`PreviousNam
 
 /** The published header, in order (trimmed). */
 const BASIC_COMPANY_DATA_COLUMNS = [
-  'CompanyName', 'CompanyNumber', 'RegAddress.CareOf', 'RegAddress.POBox', 'RegAddress.AddressLine1', 'RegAddress.AddressLine2',
-  'RegAddress.PostTown', 'RegAddress.County', 'RegAddress.Country', 'RegAddress.PostCode', 'CompanyCategory', 'CompanyStatus',
-  'CountryOfOrigin', 'DissolutionDate', 'IncorporationDate', 'Accounts.AccountRefDay', 'Accounts.AccountRefMonth',
-  'Accounts.NextDueDate', 'Accounts.LastMadeUpDate', 'Accounts.AccountCategory', 'Returns.NextDueDate', 'Returns.LastMadeUpDate',
-  'Mortgages.NumMortCharges', 'Mortgages.NumMortOutstanding', 'Mortgages.NumMortPartSatisfied', 'Mortgages.NumMortSatisfied',
-  'SICCode.SicText_1', 'SICCode.SicText_2', 'SICCode.SicText_3', 'SICCode.SicText_4',
-  'LimitedPartnerships.NumGenPartners', 'LimitedPartnerships.NumLimPartners', 'URI',
+  'CompanyName',
+  'CompanyNumber',
+  'RegAddress.CareOf',
+  'RegAddress.POBox',
+  'RegAddress.AddressLine1',
+  'RegAddress.AddressLine2',
+  'RegAddress.PostTown',
+  'RegAddress.County',
+  'RegAddress.Country',
+  'RegAddress.PostCode',
+  'CompanyCategory',
+  'CompanyStatus',
+  'CountryOfOrigin',
+  'DissolutionDate',
+  'IncorporationDate',
+  'Accounts.AccountRefDay',
+  'Accounts.AccountRefMonth',
+  'Accounts.NextDueDate',
+  'Accounts.LastMadeUpDate',
+  'Accounts.AccountCategory',
+  'Returns.NextDueDate',
+  'Returns.LastMadeUpDate',
+  'Mortgages.NumMortCharges',
+  'Mortgages.NumMortOutstanding',
+  'Mortgages.NumMortPartSatisfied',
+  'Mortgages.NumMortSatisfied',
+  'SICCode.SicText_1',
+  'SICCode.SicText_2',
+  'SICCode.SicText_3',
+  'SICCode.SicText_4',
+  'LimitedPartnerships.NumGenPartners',
+  'LimitedPartnerships.NumLimPartners',
+  'URI',
   ...PREVIOUS_NAME_COLUMNS,
-  'ConfStmtNextDueDate', 'ConfStmtLastMadeUpDate',
+  'ConfStmtNextDueDate',
+  'ConfStmtLastMadeUpDate',
 ] as const;
 
 type Column = (typeof BASIC_COMPANY_DATA_COLUMNS)[number];
@@ -54,7 +81,9 @@ export function factsOfRecord(fields: readonly string[]): RecordResult {
 
   const registerType = companyTypeCode(at('CompanyCategory'));
   const registerStatus = companyStatusCode(at('CompanyStatus'));
-  const sicCodes = (['SICCode.SicText_1', 'SICCode.SicText_2', 'SICCode.SicText_3', 'SICCode.SicText_4'] as const).flatMap((column) => sicCodeOf(at(column)) ?? []);
+  const sicCodes = (['SICCode.SicText_1', 'SICCode.SicText_2', 'SICCode.SicText_3', 'SICCode.SicText_4'] as const).flatMap(
+    (column) => sicCodeOf(at(column)) ?? [],
+  );
   const previousNames: string[] = [];
   for (let i = 1; i <= 10; i++) {
     const previous = at(`PreviousName_${i}.CompanyName` as Column);

@@ -26,7 +26,11 @@ function codeLists(): CodeLists {
   return loaded;
 }
 
-const normalised = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+const normalised = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 /**
  * The bulk file names a company's type by a description that is not always the code list's

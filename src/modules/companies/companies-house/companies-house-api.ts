@@ -167,7 +167,9 @@ export function companiesHouseApi(options: CompaniesHouseApiOptions): CompaniesH
       const query = new URLSearchParams({ q: term, items_per_page: String(limit), start_index: '0' });
       try {
         const results = await get<SearchResults>(`/search/companies?${query}`, false);
-        return (results?.items ?? []).flatMap((item): SearchHit[] => (item.title && item.company_number ? [{ name: item.title, number: item.company_number }] : []));
+        return (results?.items ?? []).flatMap((item): SearchHit[] =>
+          item.title && item.company_number ? [{ name: item.title, number: item.company_number }] : [],
+        );
       } catch {
         return null;
       }
@@ -204,7 +206,9 @@ export function factsOfProfile(profile: CompanyProfile, asked: string): Register
 function registeredOffice(office: CompanyProfile['registered_office_address']): RegisterAddress | null {
   if (!office) return null;
   const firstLine = [office.premises, office.address_line_1].filter(Boolean).join(' ');
-  const street = [office.care_of && `C/O ${office.care_of}`, office.po_box && `PO BOX ${office.po_box}`, firstLine, office.address_line_2].filter(Boolean).join(', ');
+  const street = [office.care_of && `C/O ${office.care_of}`, office.po_box && `PO BOX ${office.po_box}`, firstLine, office.address_line_2]
+    .filter(Boolean)
+    .join(', ');
   const simpleValue = [street, office.locality, office.region, office.postal_code].filter(Boolean).join(', ');
   if (!simpleValue) return null;
   return {

@@ -104,7 +104,10 @@ export function followCompaniesStream(options: CompaniesStreamOptions): Companie
     try {
       const res = await fetch(url, { headers: { authorization: `Basic ${Buffer.from(`${options.streamKey}:`).toString('base64')}` }, signal: abort.signal });
       if (res.status === 416) {
-        logger.error({ timepoint: state.timepoint }, 'company-stream: the stream no longer holds our timepoint; following from its present (changes in between are missed until the next bulk import)');
+        logger.error(
+          { timepoint: state.timepoint },
+          'company-stream: the stream no longer holds our timepoint; following from its present (changes in between are missed until the next bulk import)',
+        );
         state.timepoint = null;
         await db.companyStreamPosition.deleteMany({ where: { stream: STREAM } });
         return 'failed';
@@ -150,9 +153,14 @@ export function followCompaniesStream(options: CompaniesStreamOptions): Companie
 
   async function takeLease(): Promise<pg.PoolClient | null> {
     while (!stopped) {
-      const client = await poolOf(db).connect().catch(() => null);
+      const client = await poolOf(db)
+        .connect()
+        .catch(() => null);
       if (client) {
-        const held = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [LEASE_KEY]).then((r) => r.rows[0]!.held, () => false);
+        const held = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [LEASE_KEY]).then(
+          (r) => r.rows[0]!.held,
+          () => false,
+        );
         if (held) return client;
         client.release();
       }

@@ -12,7 +12,18 @@ import { InsightsResolver } from '../../../../modules/insights/insights-resolver
 
 export function buildApplicationsSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [ProfileApplicationsResolver, ApplicationResolver, LenderApplicationResolver, ApplicationEventsResolver, WebhookDeliveryResolver, ApplicationBoardResolver, InsightsResolver], orphanedTypes: [Profile] },
+    {
+      resolvers: [
+        ProfileApplicationsResolver,
+        ApplicationResolver,
+        LenderApplicationResolver,
+        ApplicationEventsResolver,
+        WebhookDeliveryResolver,
+        ApplicationBoardResolver,
+        InsightsResolver,
+      ],
+      orphanedTypes: [Profile],
+    },
     {
       Profile: { __resolveReference: visibleReference('Profile', (ref: { uuid: string }) => ref.uuid, profilesVisibleAmong) },
       Application: { __resolveReference: visibleReference('Application', (ref: { id: string }) => ref.id, applicationsVisibleAmong) },

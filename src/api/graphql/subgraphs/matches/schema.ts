@@ -13,7 +13,18 @@ import { Profile } from '../../../../modules/lenders/lender-types.js';
 
 export function buildMatchesSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [LenderResolver, ProfileMatchesResolver, ApplyResolver, ReviewSubmissionResolver, ApplicationMatchesResolver, ReviewPreviewResolver, ReviewActionsResolver], orphanedTypes: [Profile, ApplicationReference] },
+    {
+      resolvers: [
+        LenderResolver,
+        ProfileMatchesResolver,
+        ApplyResolver,
+        ReviewSubmissionResolver,
+        ApplicationMatchesResolver,
+        ReviewPreviewResolver,
+        ReviewActionsResolver,
+      ],
+      orphanedTypes: [Profile, ApplicationReference],
+    },
     {
       Profile: { __resolveReference: visibleReference('Profile', (ref: { uuid: string }) => ref.uuid, profilesVisibleAmong) },
       Application: { __resolveReference: visibleReference('Application', (ref: { id: string }) => ref.id, applicationsVisibleAmong) },

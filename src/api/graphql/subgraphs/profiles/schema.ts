@@ -15,7 +15,19 @@ import { Tenant } from '../../../../modules/profiles/profile-types.js';
 
 export function buildProfilesSubgraph() {
   return buildFederatedSchema(
-    { resolvers: [ProfileResolver, ProfileDocumentsResolver, ProfileCasesResolver, TenantProfileResolver, CreditReportResolver, FundingSearchLinkResolver, CompanyResolver, QuestionnaireResolver], orphanedTypes: [Tenant] },
+    {
+      resolvers: [
+        ProfileResolver,
+        ProfileDocumentsResolver,
+        ProfileCasesResolver,
+        TenantProfileResolver,
+        CreditReportResolver,
+        FundingSearchLinkResolver,
+        CompanyResolver,
+        QuestionnaireResolver,
+      ],
+      orphanedTypes: [Tenant],
+    },
     {
       Profile: {
         __resolveReference: (ref: { uuid: string }, ctx: ServiceContext) => getProfile(ctx, ref.uuid),
