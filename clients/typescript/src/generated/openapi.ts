@@ -10658,6 +10658,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientId": "lnd_demo_630f8b978dd1e405",
+                     *       "clientSecret": "s4mpleCl1entS3cretN0tReal"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderCredentialController_rotateClientSecretResponse"];
                 };
             };
@@ -10768,6 +10774,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "clientId": "lnd_demo_630f8b978dd1e405",
+                     *       "clientSecret": "s4mpleCl1entS3cretN0tReal"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderCredentialController_rotateClientSecretResponse"];
                 };
             };
@@ -10878,6 +10890,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "username": "api_demo_630f8b978dd1e405",
+                     *       "password": "s4mplePassw0rdN0tReal"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderCredentialController_rotatePasswordResponse"];
                 };
             };
@@ -10988,6 +11006,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "username": "api_demo_630f8b978dd1e405",
+                     *       "password": "s4mplePassw0rdN0tReal"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderCredentialController_rotatePasswordResponse"];
                 };
             };
@@ -11112,7 +11136,7 @@ export interface operations {
                      * @example {
                      *       "access_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
                      *       "expires_in": 86400,
-                     *       "scope": "account:read api_keys:read api_keys:write users:read users:write request_log:read",
+                     *       "scope": "account:read api_keys:read api_keys:write users:read tenants:read users:write request_log:read",
                      *       "token_type": "Bearer"
                      *     }
                      */
@@ -11236,6 +11260,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id_token": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxlLXNpZ25hdHVyZQ",
+                     *       "expires_in": 1800,
+                     *       "scope": "openid profile",
+                     *       "token_type": "Bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderConsoleAuthController_signInResponse"];
                 };
             };
@@ -11584,7 +11616,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -11723,9 +11755,9 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "5c51adc0-02d5-4a70-a656-5a63772b83be",
+                     *         "id": "4518840d-f5f5-485f-b460-c2e261f45548",
                      *         "name": "integration",
-                     *         "keyPrefix": "key_11bf9987c0dd",
+                     *         "keyPrefix": "key_b5a97a6ef25d",
                      *         "scopes": [
                      *           "profile:multiples",
                      *           "profile:read",
@@ -11741,13 +11773,13 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T20:53:52.270Z",
-                     *         "createdAt": "2026-12-07T20:53:49.144Z"
+                     *         "lastUsedAt": "2026-12-07T22:03:50.378Z",
+                     *         "createdAt": "2026-12-07T22:03:49.593Z"
                      *       },
                      *       {
-                     *         "id": "65c5f0ea-b7ad-4cd1-a363-5a54b91ebace",
-                     *         "name": "exact-profile:read+profile:write-a059fa0e",
-                     *         "keyPrefix": "key_20dfebee0b6e",
+                     *         "id": "b9ca8953-0c58-4bfa-bc9d-8ce56b4d5b09",
+                     *         "name": "exact-profile:read+profile:write-063cc27f",
+                     *         "keyPrefix": "key_83651451bf6f",
                      *         "scopes": [
                      *           "profile:read",
                      *           "profile:write"
@@ -11755,8 +11787,8 @@ export interface operations {
                      *         "isMaster": false,
                      *         "expiresAt": null,
                      *         "revokedAt": null,
-                     *         "lastUsedAt": "2026-12-07T20:53:53.424Z",
-                     *         "createdAt": "2026-12-07T20:53:53.118Z"
+                     *         "lastUsedAt": "2026-12-07T22:03:50.880Z",
+                     *         "createdAt": "2026-12-07T22:03:50.803Z"
                      *       }
                      *     ]
                      */
@@ -11867,10 +11899,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_a791165c4202_s4mpleS3cretN0tReal",
-                     *       "id": "83341b05-0818-42f4-be6d-7dac0e61f1a5",
+                     *       "key": "fgk_demo_key_32c6a2a108ed_s4mpleS3cretN0tReal",
+                     *       "id": "92952f64-6dc6-4f84-a0e1-e5a6d46f9aa5",
                      *       "name": "Acme CRM integration",
-                     *       "keyPrefix": "key_a791165c4202",
+                     *       "keyPrefix": "key_32c6a2a108ed",
                      *       "scopes": [
                      *         "profile:read",
                      *         "profile:write",
@@ -11883,7 +11915,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-12-07T20:53:53.631Z"
+                     *       "createdAt": "2026-12-07T22:03:50.975Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_createResponse"];
@@ -12121,11 +12153,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "3e2a5cd3-87ac-4e89-9b8d-5d68168646bc",
-                     *       "createdAt": "2026-12-07T20:53:58.327Z",
-                     *       "updatedAt": "2026-12-07T20:53:58.327Z",
+                     *       "uuid": "64ca31b7-451e-40d5-9eb9-a9071d8a6d69",
+                     *       "createdAt": "2026-12-07T22:03:51.057Z",
+                     *       "updatedAt": "2026-12-07T22:03:51.057Z",
                      *       "legacy": {
-                     *         "entityBusinessId": 6
+                     *         "entityBusinessId": 3
                      *       },
                      *       "persons": [],
                      *       "properties": [],
@@ -12469,16 +12501,35 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "2b43d202-adc5-4f9c-a396-e6433eaf87fc",
+                     *           "id": "45b71389-4e00-4641-b564-ee1b5d400695",
                      *           "applicationId": 4,
-                     *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:54:07.051Z",
+                     *           "nextAttemptAt": "2026-12-07T22:03:56.687Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:54:02.876Z",
+                     *           "createdAt": "2026-12-07T22:03:52.641Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T22:03:52.658Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 2,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "45b71389-4e00-4641-b564-ee1b5d400695",
+                     *                 "webhook-timestamp": "1796681032",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "05779125-c3af-4881-bcdf-f986a60daec0",
+                     *                 "webhook-signature": "[redacted]"
+                     *               },
+                     *               "response": null
+                     *             }
+                     *           ],
+                     *           "eventType": "application.updated",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 4,
@@ -12554,42 +12605,43 @@ export interface operations {
                      *               "invalidatedAt": null,
                      *               "responseReason": "Failed"
                      *             }
-                     *           },
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "2a34c018-7dd7-49e4-9d27-4cf084d47e67",
+                     *           "applicationId": 3,
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T22:03:56.799Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T22:03:52.594Z",
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T20:54:02.909Z",
+                     *               "attemptedAt": "2026-12-07T22:03:52.614Z",
                      *               "statusCode": null,
                      *               "latencyMs": 2,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "2b43d202-adc5-4f9c-a396-e6433eaf87fc",
-                     *                 "webhook-timestamp": "1796676842",
+                     *                 "webhook-id": "2a34c018-7dd7-49e4-9d27-4cf084d47e67",
+                     *                 "webhook-timestamp": "1796681032",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "5f08f22d-7ea6-4ca0-ab05-6ef3d1bda518",
+                     *                 "x-request-id": "95127295-634d-43be-9d5c-1157eff051f4",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "0c230f37-a260-4384-8628-4cbd8f3aa959",
-                     *           "applicationId": 3,
+                     *           ],
                      *           "eventType": "application.updated",
-                     *           "sequence": 1,
-                     *           "url": "http://127.0.0.1:0/unset",
-                     *           "status": "FAILED",
-                     *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:54:06.870Z",
-                     *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:54:02.801Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *                 "id": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -12663,7 +12715,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *                 "offerId": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -12689,37 +12741,38 @@ export interface operations {
                      *               "invalidatedAt": null,
                      *               "responseReason": null
                      *             }
-                     *           },
-                     *           "attempts": [
-                     *             {
-                     *               "attemptedAt": "2026-12-07T20:54:02.855Z",
-                     *               "statusCode": null,
-                     *               "latencyMs": 7,
-                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *               "requestHeaders": {
-                     *                 "content-type": "application/json",
-                     *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "0c230f37-a260-4384-8628-4cbd8f3aa959",
-                     *                 "webhook-timestamp": "1796676842",
-                     *                 "webhook-event-type": "application.updated",
-                     *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "01c2a0f6-04e1-4963-85ce-c286eebd6a4e",
-                     *                 "webhook-signature": "[redacted]"
-                     *               }
-                     *             }
-                     *           ]
+                     *           }
                      *         },
                      *         {
-                     *           "id": "11b2c841-7624-46ce-959f-d1219ba1e09d",
+                     *           "id": "d1969bba-4f30-4fa9-b45d-3474acd4ab67",
                      *           "applicationId": 2,
-                     *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:54:07.698Z",
+                     *           "nextAttemptAt": "2026-12-07T22:03:56.575Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:54:02.432Z",
+                     *           "createdAt": "2026-12-07T22:03:52.439Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T22:03:52.470Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 106,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "d1969bba-4f30-4fa9-b45d-3474acd4ab67",
+                     *                 "webhook-timestamp": "1796681032",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "7ed459a8-789b-479e-a2b7-78ee4752dde2",
+                     *                 "webhook-signature": "[redacted]"
+                     *               },
+                     *               "response": null
+                     *             }
+                     *           ],
+                     *           "eventType": "application.updated",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -12795,29 +12848,11 @@ export interface operations {
                      *               "invalidatedAt": null,
                      *               "responseReason": null
                      *             }
-                     *           },
-                     *           "attempts": [
-                     *             {
-                     *               "attemptedAt": "2026-12-07T20:54:02.480Z",
-                     *               "statusCode": null,
-                     *               "latencyMs": 282,
-                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *               "requestHeaders": {
-                     *                 "content-type": "application/json",
-                     *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "11b2c841-7624-46ce-959f-d1219ba1e09d",
-                     *                 "webhook-timestamp": "1796676842",
-                     *                 "webhook-event-type": "application.updated",
-                     *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "089899a9-1685-4532-b5b1-98437921d586",
-                     *                 "webhook-signature": "[redacted]"
-                     *               }
-                     *             }
-                     *           ]
+                     *           }
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIwOjU0OjAyLjQzMloiLCIxMWIyYzg0MS03NjI0LTQ2Y2UtOTU5Zi1kMTIxOWJhMWUwOWQiXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIyOjAzOjUyLjQzOVoiLCJkMTk2OWJiYS00ZjMwLTRmYTktYjQ1ZC0zNDc0YWNkNGFiNjciXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -12898,7 +12933,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 29d47292-58f0-46b2-98d8-992bdad3dcb3 */
+                /** @example 04fc3102-ff58-434e-8d16-9ee48d99a411 */
                 keyId: string;
             };
             cookie?: never;
@@ -12994,7 +13029,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 3e761663-3e2a-4567-ad1b-ad92c290e442 */
+                /** @example 0bb04ff6-33d1-4318-ae6f-a2d46c558923 */
                 keyId: string;
             };
             cookie?: never;
@@ -13009,10 +13044,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "key": "fgk_demo_key_9293f2cf6f55_s4mpleS3cretN0tReal",
-                     *       "id": "3e761663-3e2a-4567-ad1b-ad92c290e442",
-                     *       "name": "exact-scoring:read-8e198770",
-                     *       "keyPrefix": "key_9293f2cf6f55",
+                     *       "key": "fgk_demo_key_0c3ff915fd00_s4mpleS3cretN0tReal",
+                     *       "id": "0bb04ff6-33d1-4318-ae6f-a2d46c558923",
+                     *       "name": "exact-scoring:read-f8cfe5e4",
+                     *       "keyPrefix": "key_0c3ff915fd00",
                      *       "scopes": [
                      *         "scoring:read"
                      *       ],
@@ -13020,7 +13055,7 @@ export interface operations {
                      *       "expiresAt": null,
                      *       "revokedAt": null,
                      *       "lastUsedAt": null,
-                     *       "createdAt": "2026-12-07T20:53:54.250Z"
+                     *       "createdAt": "2026-12-07T22:03:51.105Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformApiKeyController_rotateResponse"];
@@ -13139,13 +13174,13 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "3765af75-2148-45d1-9770-be2b3a7d96c8",
-                     *         "email": "examples-35031e@example.test",
+                     *         "id": "04f1cb94-4056-48d7-9464-c72c475b5afc",
+                     *         "email": "examples-e59f27@example.test",
                      *         "name": null,
                      *         "role": "ADMIN",
                      *         "disabled": false,
-                     *         "createdAt": "2026-12-07T20:53:46.496Z",
-                     *         "updatedAt": "2026-12-07T20:53:46.496Z"
+                     *         "createdAt": "2026-12-07T22:03:48.819Z",
+                     *         "updatedAt": "2026-12-07T22:03:48.819Z"
                      *       }
                      *     ]
                      */
@@ -13249,13 +13284,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0ca71881-71ea-4967-9ad9-654c1afce10b",
+                     *       "id": "af72e890-a764-43d0-863d-5e44c905879a",
                      *       "email": "finance@acme-widgets.example",
                      *       "name": "Grace Hopwood",
                      *       "role": "MEMBER",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T20:53:54.714Z",
-                     *       "updatedAt": "2026-12-07T20:53:54.714Z"
+                     *       "createdAt": "2026-12-07T22:03:51.241Z",
+                     *       "updatedAt": "2026-12-07T22:03:51.241Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_createResponse"];
@@ -13606,7 +13641,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13856,7 +13891,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -13909,16 +13944,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "0314bf60-ae7b-49ce-9ac4-e2267fab2ad4",
-                     *         "createdAt": "2026-12-07T20:53:49.812Z",
-                     *         "updatedAt": "2026-12-07T20:53:50.958Z"
+                     *         "id": "f0d6be3a-1a37-4e51-959e-b34516bbdc0e",
+                     *         "createdAt": "2026-12-07T22:03:49.795Z",
+                     *         "updatedAt": "2026-12-07T22:03:49.962Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "e1e9b21a-f1bb-40ce-9b02-18bec5be9da5",
-                     *         "generatedAt": "2026-12-07T20:53:55.992Z",
+                     *         "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *         "generatedAt": "2026-12-07T22:03:51.453Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -14234,7 +14269,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 3765af75-2148-45d1-9770-be2b3a7d96c8 */
+                /** @example 04f1cb94-4056-48d7-9464-c72c475b5afc */
                 userId: string;
             };
             cookie?: never;
@@ -14249,13 +14284,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3765af75-2148-45d1-9770-be2b3a7d96c8",
-                     *       "email": "examples-35031e@example.test",
+                     *       "id": "04f1cb94-4056-48d7-9464-c72c475b5afc",
+                     *       "email": "examples-e59f27@example.test",
                      *       "name": null,
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T20:53:46.496Z",
-                     *       "updatedAt": "2026-12-07T20:53:46.496Z"
+                     *       "createdAt": "2026-12-07T22:03:48.819Z",
+                     *       "updatedAt": "2026-12-07T22:03:48.819Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_getResponse"];
@@ -14334,7 +14369,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 3765af75-2148-45d1-9770-be2b3a7d96c8 */
+                /** @example 04f1cb94-4056-48d7-9464-c72c475b5afc */
                 userId: string;
             };
             cookie?: never;
@@ -14358,13 +14393,13 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3765af75-2148-45d1-9770-be2b3a7d96c8",
-                     *       "email": "examples-35031e@example.test",
+                     *       "id": "04f1cb94-4056-48d7-9464-c72c475b5afc",
+                     *       "email": "examples-e59f27@example.test",
                      *       "name": "Ada Owner",
                      *       "role": "ADMIN",
                      *       "disabled": false,
-                     *       "createdAt": "2026-12-07T20:53:46.496Z",
-                     *       "updatedAt": "2026-12-07T20:53:55.555Z"
+                     *       "createdAt": "2026-12-07T22:03:48.819Z",
+                     *       "updatedAt": "2026-12-07T22:03:51.559Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformUserController_updateResponse"];
@@ -14491,16 +14526,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "e1e9b21a-f1bb-40ce-9b02-18bec5be9da5",
+                     *           "id": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T20:53:49.714Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:49.714Z"
+                     *           "createdDateTime": "2026-12-07T22:03:49.752Z",
+                     *           "updatedDateTime": "2026-12-07T22:03:49.752Z"
                      *         },
                      *         {
-                     *           "id": "7e6e8801-ec7c-430e-a759-60c823549664",
+                     *           "id": "b0110813-da37-4457-98f6-6717db7fdabf",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T20:53:55.766Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:55.766Z"
+                     *           "createdDateTime": "2026-12-07T22:03:51.574Z",
+                     *           "updatedDateTime": "2026-12-07T22:03:51.574Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -14613,10 +14648,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "7e6e8801-ec7c-430e-a759-60c823549664",
+                     *       "id": "b0110813-da37-4457-98f6-6717db7fdabf",
                      *       "referenceId": "CRM-004211",
-                     *       "createdDateTime": "2026-12-07T20:53:55.766Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:55.766Z"
+                     *       "createdDateTime": "2026-12-07T22:03:51.574Z",
+                     *       "updatedDateTime": "2026-12-07T22:03:51.574Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_createResponse"];
@@ -14722,7 +14757,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5 */
+                /** @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094 */
                 tenantId: string;
             };
             cookie?: never;
@@ -14737,10 +14772,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e1e9b21a-f1bb-40ce-9b02-18bec5be9da5",
+                     *       "id": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
                      *       "referenceId": "CRM-000001",
-                     *       "createdDateTime": "2026-12-07T20:53:49.714Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:49.714Z"
+                     *       "createdDateTime": "2026-12-07T22:03:49.752Z",
+                     *       "updatedDateTime": "2026-12-07T22:03:49.752Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_getResponse"];
@@ -14819,7 +14854,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example 15327ca4-0c58-4e4d-a169-4cb2ac4d4231 */
+                /** @example d506b383-4044-40db-bd64-130d84b40575 */
                 tenantId: string;
             };
             cookie?: never;
@@ -14843,10 +14878,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "15327ca4-0c58-4e4d-a169-4cb2ac4d4231",
+                     *       "id": "d506b383-4044-40db-bd64-130d84b40575",
                      *       "referenceId": "CRM-004211-B",
-                     *       "createdDateTime": "2026-12-07T20:53:56.186Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:56.253Z"
+                     *       "createdDateTime": "2026-12-07T22:03:51.635Z",
+                     *       "updatedDateTime": "2026-12-07T22:03:51.645Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PlatformTenantController_updateResponse"];
@@ -14973,36 +15008,36 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "e1e9b21a-f1bb-40ce-9b02-18bec5be9da5",
+                     *           "id": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
                      *           "referenceId": "CRM-000001",
-                     *           "createdDateTime": "2026-12-07T20:53:49.714Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:49.714Z",
-                     *           "createdAt": "2026-12-07T20:53:49.714Z",
-                     *           "updatedAt": "2026-12-07T20:53:49.714Z"
+                     *           "createdDateTime": "2026-12-07T22:03:49.752Z",
+                     *           "updatedDateTime": "2026-12-07T22:03:49.752Z",
+                     *           "createdAt": "2026-12-07T22:03:49.752Z",
+                     *           "updatedAt": "2026-12-07T22:03:49.752Z"
                      *         },
                      *         {
-                     *           "id": "7e6e8801-ec7c-430e-a759-60c823549664",
+                     *           "id": "b0110813-da37-4457-98f6-6717db7fdabf",
                      *           "referenceId": "CRM-004211",
-                     *           "createdDateTime": "2026-12-07T20:53:55.766Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:55.766Z",
-                     *           "createdAt": "2026-12-07T20:53:55.766Z",
-                     *           "updatedAt": "2026-12-07T20:53:55.766Z"
+                     *           "createdDateTime": "2026-12-07T22:03:51.574Z",
+                     *           "updatedDateTime": "2026-12-07T22:03:51.574Z",
+                     *           "createdAt": "2026-12-07T22:03:51.574Z",
+                     *           "updatedAt": "2026-12-07T22:03:51.574Z"
                      *         },
                      *         {
-                     *           "id": "15327ca4-0c58-4e4d-a169-4cb2ac4d4231",
+                     *           "id": "d506b383-4044-40db-bd64-130d84b40575",
                      *           "referenceId": "CRM-004211-B",
-                     *           "createdDateTime": "2026-12-07T20:53:56.186Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:56.253Z",
-                     *           "createdAt": "2026-12-07T20:53:56.186Z",
-                     *           "updatedAt": "2026-12-07T20:53:56.253Z"
+                     *           "createdDateTime": "2026-12-07T22:03:51.635Z",
+                     *           "updatedDateTime": "2026-12-07T22:03:51.645Z",
+                     *           "createdAt": "2026-12-07T22:03:51.635Z",
+                     *           "updatedAt": "2026-12-07T22:03:51.645Z"
                      *         },
                      *         {
-                     *           "id": "e3aacda3-8ab5-4c60-803e-b6ffb80b1d6c",
+                     *           "id": "d1d35202-0884-4b3e-ab30-53a5d8515d8e",
                      *           "referenceId": "CRM-004212",
-                     *           "createdDateTime": "2026-12-07T20:53:56.315Z",
-                     *           "updatedDateTime": "2026-12-07T20:53:56.315Z",
-                     *           "createdAt": "2026-12-07T20:53:56.315Z",
-                     *           "updatedAt": "2026-12-07T20:53:56.315Z"
+                     *           "createdDateTime": "2026-12-07T22:03:51.655Z",
+                     *           "updatedDateTime": "2026-12-07T22:03:51.655Z",
+                     *           "createdAt": "2026-12-07T22:03:51.655Z",
+                     *           "updatedAt": "2026-12-07T22:03:51.655Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -15115,12 +15150,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e3aacda3-8ab5-4c60-803e-b6ffb80b1d6c",
+                     *       "id": "d1d35202-0884-4b3e-ab30-53a5d8515d8e",
                      *       "referenceId": "CRM-004212",
-                     *       "createdDateTime": "2026-12-07T20:53:56.315Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:56.315Z",
-                     *       "createdAt": "2026-12-07T20:53:56.315Z",
-                     *       "updatedAt": "2026-12-07T20:53:56.315Z"
+                     *       "createdDateTime": "2026-12-07T22:03:51.655Z",
+                     *       "updatedDateTime": "2026-12-07T22:03:51.655Z",
+                     *       "createdAt": "2026-12-07T22:03:51.655Z",
+                     *       "updatedAt": "2026-12-07T22:03:51.655Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceTenantController_createResponse"];
@@ -15249,10 +15284,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "3a85ac00-aebe-4e24-b2fd-8653271adf56",
+                     *       "id": "250881ba-6ccb-43e6-af06-2f6f65a3b4c3",
                      *       "referenceId": "CRM-004213",
-                     *       "createdDateTime": "2026-12-07T20:53:56.526Z",
-                     *       "updatedDateTime": "2026-12-07T20:53:56.526Z"
+                     *       "createdDateTime": "2026-12-07T22:03:51.691Z",
+                     *       "updatedDateTime": "2026-12-07T22:03:51.691Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessTenantController_createResponse"];
@@ -15356,7 +15391,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -15374,7 +15409,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "0314bf60-ae7b-49ce-9ac4-e2267fab2ad4",
+                     *         "id": "f0d6be3a-1a37-4e51-959e-b34516bbdc0e",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -15431,14 +15466,14 @@ export interface operations {
                      *         "assetsForSecurity": [],
                      *         "merchantCashAdvance": [],
                      *         "tradeReferences": [],
-                     *         "createdAt": "2026-12-07T20:53:49.812Z",
-                     *         "updatedAt": "2026-12-07T20:53:50.958Z"
+                     *         "createdAt": "2026-12-07T22:03:49.795Z",
+                     *         "updatedAt": "2026-12-07T22:03:49.962Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/marketplace/v2/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "e1e9b21a-f1bb-40ce-9b02-18bec5be9da5",
+                     *         "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -15519,7 +15554,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 2152495a-b739-441e-b57b-ff95fd388bf1
+                 * @example fbc333ba-63b1-4a49-9b19-3a13d8ad6511
                  */
                 "Service-tenant-id"?: string;
             };
@@ -15566,7 +15601,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b84e8b01-6f88-4de7-93d8-3ee05c3abdae",
+                     *       "id": "7ebe8639-7234-465e-ae62-ae6bb921cb47",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -15636,8 +15671,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T20:53:56.777Z",
-                     *       "updatedAt": "2026-12-07T20:53:56.777Z"
+                     *       "createdAt": "2026-12-07T22:03:51.770Z",
+                     *       "updatedAt": "2026-12-07T22:03:51.770Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_setUpResponse"];
@@ -15741,7 +15776,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -15782,7 +15817,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0314bf60-ae7b-49ce-9ac4-e2267fab2ad4",
+                     *       "id": "f0d6be3a-1a37-4e51-959e-b34516bbdc0e",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -15848,8 +15883,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T20:53:49.812Z",
-                     *       "updatedAt": "2026-12-07T20:53:56.987Z"
+                     *       "createdAt": "2026-12-07T22:03:49.795Z",
+                     *       "updatedAt": "2026-12-07T22:03:51.834Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MarketplaceProfileController_updateResponse"];
@@ -15953,7 +15988,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -15971,7 +16006,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "0314bf60-ae7b-49ce-9ac4-e2267fab2ad4",
+                     *         "id": "f0d6be3a-1a37-4e51-959e-b34516bbdc0e",
                      *         "companyInformation": {
                      *           "name": "ACME WIDGETS LIMITED",
                      *           "type": "LIMITED_COMPANY",
@@ -16037,14 +16072,14 @@ export interface operations {
                      *             "contactEmail": "accounts@northern-steel.example"
                      *           }
                      *         ],
-                     *         "createdAt": "2026-12-07T20:53:49.812Z",
-                     *         "updatedAt": "2026-12-07T20:53:56.987Z"
+                     *         "createdAt": "2026-12-07T22:03:49.795Z",
+                     *         "updatedAt": "2026-12-07T22:03:51.834Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "e1e9b21a-f1bb-40ce-9b02-18bec5be9da5",
+                     *         "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
                      *         "creditReport": {
                      *           "available": true
                      *         }
@@ -16125,7 +16160,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -16208,7 +16243,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0314bf60-ae7b-49ce-9ac4-e2267fab2ad4",
+                     *       "id": "f0d6be3a-1a37-4e51-959e-b34516bbdc0e",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -16305,8 +16340,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T20:53:49.812Z",
-                     *       "updatedAt": "2026-12-07T20:53:57.984Z"
+                     *       "createdAt": "2026-12-07T22:03:49.795Z",
+                     *       "updatedAt": "2026-12-07T22:03:52.012Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_replaceResponse"];
@@ -16410,7 +16445,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example 904b0888-bf74-4ad6-89ef-2f3f84d8c81f
+                 * @example e073c9b2-0a6b-4f06-bc1e-42c9d9af0313
                  */
                 "Service-tenant-id"?: string;
             };
@@ -16457,7 +16492,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b39cdc87-4803-4fc5-85f5-0bed5b21df80",
+                     *       "id": "78592007-91e6-47fa-b936-c709e1d9383c",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -16527,8 +16562,8 @@ export interface operations {
                      *       "assetsForSecurity": [],
                      *       "merchantCashAdvance": [],
                      *       "tradeReferences": [],
-                     *       "createdAt": "2026-12-07T20:53:57.554Z",
-                     *       "updatedAt": "2026-12-07T20:53:57.554Z"
+                     *       "createdAt": "2026-12-07T22:03:51.894Z",
+                     *       "updatedAt": "2026-12-07T22:03:51.894Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_setUpResponse"];
@@ -16632,7 +16667,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -16673,7 +16708,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "0314bf60-ae7b-49ce-9ac4-e2267fab2ad4",
+                     *       "id": "f0d6be3a-1a37-4e51-959e-b34516bbdc0e",
                      *       "companyInformation": {
                      *         "name": "ACME WIDGETS LIMITED",
                      *         "type": "LIMITED_COMPANY",
@@ -16739,8 +16774,8 @@ export interface operations {
                      *           "contactEmail": "accounts@northern-steel.example"
                      *         }
                      *       ],
-                     *       "createdAt": "2026-12-07T20:53:49.812Z",
-                     *       "updatedAt": "2026-12-07T20:53:57.844Z"
+                     *       "createdAt": "2026-12-07T22:03:49.795Z",
+                     *       "updatedAt": "2026-12-07T22:03:51.972Z"
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileController_updateResponse"];
@@ -16844,7 +16879,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -16897,16 +16932,16 @@ export interface operations {
                      *             }
                      *           }
                      *         },
-                     *         "id": "0314bf60-ae7b-49ce-9ac4-e2267fab2ad4",
-                     *         "createdAt": "2026-12-07T20:53:49.812Z",
-                     *         "updatedAt": "2026-12-07T20:53:50.958Z"
+                     *         "id": "f0d6be3a-1a37-4e51-959e-b34516bbdc0e",
+                     *         "createdAt": "2026-12-07T22:03:49.795Z",
+                     *         "updatedAt": "2026-12-07T22:03:51.834Z"
                      *       },
                      *       "links": {
                      *         "self": "/api/business/v1/profile/credit-report"
                      *       },
                      *       "meta": {
-                     *         "tenantId": "e1e9b21a-f1bb-40ce-9b02-18bec5be9da5",
-                     *         "generatedAt": "2026-12-07T20:53:54.929Z",
+                     *         "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *         "generatedAt": "2026-12-07T22:03:51.936Z",
                      *         "source": "registry",
                      *         "creditData": {
                      *           "available": true,
@@ -17011,11 +17046,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "647478dd-5bbb-4d94-95f4-e2f4c94da3b1",
-                     *       "createdAt": "2026-12-07T20:53:55.289Z",
-                     *       "updatedAt": "2026-12-07T20:53:55.289Z",
+                     *       "uuid": "a19c32c7-efc0-4127-8718-aef8e879d295",
+                     *       "createdAt": "2026-12-07T22:03:52.067Z",
+                     *       "updatedAt": "2026-12-07T22:03:52.067Z",
                      *       "legacy": {
-                     *         "entityBusinessId": 3
+                     *         "entityBusinessId": 6
                      *       },
                      *       "persons": [],
                      *       "properties": [],
@@ -17127,7 +17162,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example e9ff6440-f2fb-4f74-9924-fd073f6d5f17 */
+                /** @example 2a191806-fbe9-447e-857f-fede707f6921 */
                 documentId: string;
             };
             cookie?: never;
@@ -17220,7 +17255,7 @@ export interface operations {
             path: {
                 /** @example 1 */
                 id: string;
-                /** @example e9ff6440-f2fb-4f74-9924-fd073f6d5f17 */
+                /** @example 2a191806-fbe9-447e-857f-fede707f6921 */
                 documentId: string;
             };
             cookie?: never;
@@ -17318,7 +17353,7 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -17336,7 +17371,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "valid": true,
-                     *       "applicationId": "f670ba1a-8ff9-484b-aedf-19449c2d79b8"
+                     *       "applicationId": "62d6c633-c7cf-457a-a250-6aa25d546ca6"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_validateContinueUrlResponse"];
@@ -17805,6 +17840,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "total": 0,
+                     *       "byStatus": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_totalsResponse"];
                 };
             };
@@ -17905,6 +17946,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "total": 0,
+                     *       "byStatus": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderApplicationController_totalsResponse"];
                 };
             };
@@ -18439,7 +18486,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *           "offerId": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *           "products": [
                      *             1
                      *           ],
@@ -18470,7 +18517,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *           "id": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -19063,7 +19110,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *           "offerId": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *           "products": [
                      *             1
                      *           ],
@@ -19094,7 +19141,7 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *           "id": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *           "reference": "NLC-2026-004187-Q1",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": "2026-12-31T17:00:00.000Z",
@@ -19460,16 +19507,35 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "2b43d202-adc5-4f9c-a396-e6433eaf87fc",
+                     *           "id": "45b71389-4e00-4641-b564-ee1b5d400695",
                      *           "applicationId": 4,
-                     *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:54:07.051Z",
+                     *           "nextAttemptAt": "2026-12-07T22:03:56.687Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:54:02.876Z",
+                     *           "createdAt": "2026-12-07T22:03:52.641Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T22:03:52.658Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 2,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "45b71389-4e00-4641-b564-ee1b5d400695",
+                     *                 "webhook-timestamp": "1796681032",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "05779125-c3af-4881-bcdf-f986a60daec0",
+                     *                 "webhook-signature": "[redacted]"
+                     *               },
+                     *               "response": null
+                     *             }
+                     *           ],
+                     *           "eventType": "application.updated",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 4,
@@ -19545,42 +19611,43 @@ export interface operations {
                      *               "invalidatedAt": null,
                      *               "responseReason": "Failed"
                      *             }
-                     *           },
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "2a34c018-7dd7-49e4-9d27-4cf084d47e67",
+                     *           "applicationId": 3,
+                     *           "sequence": 1,
+                     *           "url": "http://127.0.0.1:0/unset",
+                     *           "status": "FAILED",
+                     *           "attemptCount": 1,
+                     *           "nextAttemptAt": "2026-12-07T22:03:56.799Z",
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-12-07T22:03:52.594Z",
                      *           "attempts": [
                      *             {
-                     *               "attemptedAt": "2026-12-07T20:54:02.909Z",
+                     *               "attemptedAt": "2026-12-07T22:03:52.614Z",
                      *               "statusCode": null,
                      *               "latencyMs": 2,
                      *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *               "requestHeaders": {
                      *                 "content-type": "application/json",
                      *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "2b43d202-adc5-4f9c-a396-e6433eaf87fc",
-                     *                 "webhook-timestamp": "1796676842",
+                     *                 "webhook-id": "2a34c018-7dd7-49e4-9d27-4cf084d47e67",
+                     *                 "webhook-timestamp": "1796681032",
                      *                 "webhook-event-type": "application.updated",
                      *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "5f08f22d-7ea6-4ca0-ab05-6ef3d1bda518",
+                     *                 "x-request-id": "95127295-634d-43be-9d5c-1157eff051f4",
                      *                 "webhook-signature": "[redacted]"
-                     *               }
+                     *               },
+                     *               "response": null
                      *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "0c230f37-a260-4384-8628-4cbd8f3aa959",
-                     *           "applicationId": 3,
+                     *           ],
                      *           "eventType": "application.updated",
-                     *           "sequence": 1,
-                     *           "url": "http://127.0.0.1:0/unset",
-                     *           "status": "FAILED",
-                     *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:54:06.870Z",
-                     *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:54:02.801Z",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *                 "id": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -19654,7 +19721,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *                 "offerId": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -19680,37 +19747,38 @@ export interface operations {
                      *               "invalidatedAt": null,
                      *               "responseReason": null
                      *             }
-                     *           },
-                     *           "attempts": [
-                     *             {
-                     *               "attemptedAt": "2026-12-07T20:54:02.855Z",
-                     *               "statusCode": null,
-                     *               "latencyMs": 7,
-                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *               "requestHeaders": {
-                     *                 "content-type": "application/json",
-                     *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "0c230f37-a260-4384-8628-4cbd8f3aa959",
-                     *                 "webhook-timestamp": "1796676842",
-                     *                 "webhook-event-type": "application.updated",
-                     *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "01c2a0f6-04e1-4963-85ce-c286eebd6a4e",
-                     *                 "webhook-signature": "[redacted]"
-                     *               }
-                     *             }
-                     *           ]
+                     *           }
                      *         },
                      *         {
-                     *           "id": "11b2c841-7624-46ce-959f-d1219ba1e09d",
+                     *           "id": "d1969bba-4f30-4fa9-b45d-3474acd4ab67",
                      *           "applicationId": 2,
-                     *           "eventType": "application.updated",
                      *           "sequence": 1,
                      *           "url": "http://127.0.0.1:0/unset",
                      *           "status": "FAILED",
                      *           "attemptCount": 1,
-                     *           "nextAttemptAt": "2026-12-07T20:54:07.698Z",
+                     *           "nextAttemptAt": "2026-12-07T22:03:56.575Z",
                      *           "deliveredAt": null,
-                     *           "createdAt": "2026-12-07T20:54:02.432Z",
+                     *           "createdAt": "2026-12-07T22:03:52.439Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attemptedAt": "2026-12-07T22:03:52.470Z",
+                     *               "statusCode": null,
+                     *               "latencyMs": 106,
+                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
+                     *               "requestHeaders": {
+                     *                 "content-type": "application/json",
+                     *                 "user-agent": "funding-gateway-webhooks/1",
+                     *                 "webhook-id": "d1969bba-4f30-4fa9-b45d-3474acd4ab67",
+                     *                 "webhook-timestamp": "1796681032",
+                     *                 "webhook-event-type": "application.updated",
+                     *                 "webhook-sequence": "1",
+                     *                 "x-request-id": "7ed459a8-789b-479e-a2b7-78ee4752dde2",
+                     *                 "webhook-signature": "[redacted]"
+                     *               },
+                     *               "response": null
+                     *             }
+                     *           ],
+                     *           "eventType": "application.updated",
                      *           "requestBody": {
                      *             "application": {
                      *               "id": 2,
@@ -19786,29 +19854,11 @@ export interface operations {
                      *               "invalidatedAt": null,
                      *               "responseReason": null
                      *             }
-                     *           },
-                     *           "attempts": [
-                     *             {
-                     *               "attemptedAt": "2026-12-07T20:54:02.480Z",
-                     *               "statusCode": null,
-                     *               "latencyMs": 282,
-                     *               "error": "Error: connect ECONNREFUSED 127.0.0.1",
-                     *               "requestHeaders": {
-                     *                 "content-type": "application/json",
-                     *                 "user-agent": "funding-gateway-webhooks/1",
-                     *                 "webhook-id": "11b2c841-7624-46ce-959f-d1219ba1e09d",
-                     *                 "webhook-timestamp": "1796676842",
-                     *                 "webhook-event-type": "application.updated",
-                     *                 "webhook-sequence": "1",
-                     *                 "x-request-id": "089899a9-1685-4532-b5b1-98437921d586",
-                     *                 "webhook-signature": "[redacted]"
-                     *               }
-                     *             }
-                     *           ]
+                     *           }
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIwOjU0OjAyLjQzMloiLCIxMWIyYzg0MS03NjI0LTQ2Y2UtOTU5Zi1kMTIxOWJhMWUwOWQiXQ",
+                     *         "endCursor": "WyIyMDI2LTEyLTA3VDIyOjAzOjUyLjQzOVoiLCJkMTk2OWJiYS00ZjMwLTRmYTktYjQ1ZC0zNDc0YWNkNGFiNjciXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -20031,6 +20081,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhookSecret": "whsec_c2FtcGxlLXdlYmhvb2stc2VjcmV0LW5vdC1yZWFs",
+                     *       "previousSecretValidUntil": "2026-12-07T23:03:52.938Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
                 };
             };
@@ -20131,6 +20187,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2a76b14b-9723-4b98-af39-763d732d1def */
                 id: string;
             };
             cookie?: never;
@@ -20143,6 +20200,133 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2a76b14b-9723-4b98-af39-763d732d1def",
+                     *       "applicationId": 1,
+                     *       "sequence": 1,
+                     *       "url": "https://lender.example/webhooks/applications",
+                     *       "status": "DELIVERED",
+                     *       "attemptCount": 2,
+                     *       "nextAttemptAt": null,
+                     *       "deliveredAt": "2026-12-07T22:03:52.765Z",
+                     *       "createdAt": "2026-12-07T22:03:52.768Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T22:03:52.768Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "2a76b14b-9723-4b98-af39-763d732d1def",
+                     *             "webhook-timestamp": "1796681032",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {},
+                     *             "body": "",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         },
+                     *         {
+                     *           "attemptedAt": "2026-12-07T22:02:52.768Z",
+                     *           "statusCode": 503,
+                     *           "latencyMs": 41,
+                     *           "error": "answered 503, not 204",
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "2a76b14b-9723-4b98-af39-763d732d1def",
+                     *             "webhook-timestamp": "1796680972",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {
+                     *               "retry-after": "60",
+                     *               "content-type": "application/json"
+                     *             },
+                     *             "body": "{\"error\":\"maintenance\"}",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         }
+                     *       ],
+                     *       "eventType": "application.created",
+                     *       "requestBody": {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderDeliveryController_getResponse"];
                 };
             };
@@ -20216,7 +20400,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example dd919812-6bd7-4b9a-b714-3ffd1db90c25 */
+                /** @example 2947666a-b86c-43de-ba1b-299dfbddbb3a */
                 id: string;
             };
             cookie?: never;
@@ -20231,16 +20415,34 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dd919812-6bd7-4b9a-b714-3ffd1db90c25",
+                     *       "id": "2947666a-b86c-43de-ba1b-299dfbddbb3a",
                      *       "applicationId": 1,
-                     *       "eventType": "application.created",
-                     *       "sequence": 1,
+                     *       "sequence": 2,
                      *       "url": "https://lender.example/webhooks/applications",
                      *       "status": "PENDING",
                      *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T20:54:03.196Z",
-                     *       "deliveredAt": "2026-12-07T20:54:03.086Z",
-                     *       "createdAt": "2026-12-07T20:54:03.120Z",
+                     *       "nextAttemptAt": "2026-12-07T22:03:52.838Z",
+                     *       "deliveredAt": "2026-12-07T22:03:52.818Z",
+                     *       "createdAt": "2026-12-07T22:03:52.820Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T22:03:52.820Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "2947666a-b86c-43de-ba1b-299dfbddbb3a",
+                     *             "webhook-timestamp": "1796681032",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "2",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": null
+                     *         }
+                     *       ],
+                     *       "eventType": "application.created",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -20308,24 +20510,7 @@ export interface operations {
                      *             "statusLabel": "In Review"
                      *           }
                      *         }
-                     *       },
-                     *       "attempts": [
-                     *         {
-                     *           "attemptedAt": "2026-12-07T20:54:03.120Z",
-                     *           "statusCode": 204,
-                     *           "latencyMs": 182,
-                     *           "error": null,
-                     *           "requestHeaders": {
-                     *             "content-type": "application/json",
-                     *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "dd919812-6bd7-4b9a-b714-3ffd1db90c25",
-                     *             "webhook-timestamp": "1796676843",
-                     *             "webhook-event-type": "application.created",
-                     *             "webhook-sequence": "1",
-                     *             "webhook-signature": "[redacted]"
-                     *           }
-                     *         }
-                     *       ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["LenderDeliveryController_redeliverResponse"];
@@ -20450,11 +20635,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "11b2c841-7624-46ce-959f-d1219ba1e09d",
+                     *           "id": "d1969bba-4f30-4fa9-b45d-3474acd4ab67",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:54:02.432Z",
+                     *           "createdAt": "2026-12-07T22:03:52.439Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -20533,16 +20718,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "0c230f37-a260-4384-8628-4cbd8f3aa959",
+                     *           "id": "2a34c018-7dd7-49e4-9d27-4cf084d47e67",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:54:02.801Z",
+                     *           "createdAt": "2026-12-07T22:03:52.594Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *                 "id": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -20616,7 +20801,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *                 "offerId": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -20645,11 +20830,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "2b43d202-adc5-4f9c-a396-e6433eaf87fc",
+                     *           "id": "45b71389-4e00-4641-b564-ee1b5d400695",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:54:02.876Z",
+                     *           "createdAt": "2026-12-07T22:03:52.641Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -20728,11 +20913,86 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "dd919812-6bd7-4b9a-b714-3ffd1db90c25",
+                     *           "id": "2a76b14b-9723-4b98-af39-763d732d1def",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:54:03.120Z",
+                     *           "createdAt": "2026-12-07T22:03:52.768Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "2947666a-b86c-43de-ba1b-299dfbddbb3a",
+                     *           "type": "application.created",
+                     *           "applicationId": 1,
+                     *           "sequence": 2,
+                     *           "createdAt": "2026-12-07T22:03:52.820Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -20804,7 +21064,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyI2NTY2IiwxLDFd",
+                     *         "endCursor": "WyIyNDY4MSIsMSwyXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -20898,9 +21158,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "e0a02362-9623-43c1-8598-3dcc03d30679",
+                     *       "webhookId": "bcea6e5a-78b3-439d-a41e-bd05f6dece3b",
                      *       "statusCode": null,
-                     *       "latencyMs": 3,
+                     *       "latencyMs": 2,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *       "delivered": false
                      *     }
@@ -21024,6 +21284,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhookSecret": "whsec_c2FtcGxlLXdlYmhvb2stc2VjcmV0LW5vdC1yZWFs",
+                     *       "previousSecretValidUntil": "2026-12-07T23:03:52.938Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_rotateSecretResponse"];
                 };
             };
@@ -21146,6 +21412,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "queued": 0,
+                     *       "more": false,
+                     *       "nextFrom": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformWebhookDeliveryController_replayResponse"];
                 };
             };
@@ -21246,6 +21519,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2a76b14b-9723-4b98-af39-763d732d1def */
                 id: string;
             };
             cookie?: never;
@@ -21258,6 +21532,133 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "2a76b14b-9723-4b98-af39-763d732d1def",
+                     *       "applicationId": 1,
+                     *       "sequence": 1,
+                     *       "url": "https://lender.example/webhooks/applications",
+                     *       "status": "DELIVERED",
+                     *       "attemptCount": 2,
+                     *       "nextAttemptAt": null,
+                     *       "deliveredAt": "2026-12-07T22:03:52.765Z",
+                     *       "createdAt": "2026-12-07T22:03:52.768Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T22:03:52.768Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "2a76b14b-9723-4b98-af39-763d732d1def",
+                     *             "webhook-timestamp": "1796681032",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {},
+                     *             "body": "",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         },
+                     *         {
+                     *           "attemptedAt": "2026-12-07T22:02:52.768Z",
+                     *           "statusCode": 503,
+                     *           "latencyMs": 41,
+                     *           "error": "answered 503, not 204",
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "2a76b14b-9723-4b98-af39-763d732d1def",
+                     *             "webhook-timestamp": "1796680972",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": {
+                     *             "headers": {
+                     *               "retry-after": "60",
+                     *               "content-type": "application/json"
+                     *             },
+                     *             "body": "{\"error\":\"maintenance\"}",
+                     *             "bodyTruncated": false
+                     *           }
+                     *         }
+                     *       ],
+                     *       "eventType": "application.created",
+                     *       "requestBody": {
+                     *         "application": {
+                     *           "profile": {
+                     *             "attachments": [],
+                     *             "tradeHistory": [],
+                     *             "assetsToFinance": [],
+                     *             "basicCompanyDetails": {
+                     *               "city": null,
+                     *               "address": null,
+                     *               "postalCode": null,
+                     *               "sectorName": null,
+                     *               "companyName": "ACCESS TEST LTD",
+                     *               "companyType": null,
+                     *               "contactName": null,
+                     *               "creditScore": null,
+                     *               "tradingFrom": null,
+                     *               "contactEmail": null,
+                     *               "contactPhone": null,
+                     *               "companyNumber": null,
+                     *               "tradingPeriod": null,
+                     *               "vatRegistered": 0,
+                     *               "companyWebsite": null,
+                     *               "numberOfEmployees": null,
+                     *               "companyTradingName": null,
+                     *               "percentageOfSalesOnline": null
+                     *             },
+                     *             "directorOrSecretaryDetails": [],
+                     *             "guarantorAssetsForSecurity": {
+                     *               "guarantorAssets": [],
+                     *               "estimatedSecurity": 0,
+                     *               "hasUkHomeownerDirector": false
+                     *             }
+                     *           },
+                     *           "fundingMatch": {
+                     *             "id": 1,
+                     *             "lender": {
+                     *               "id": 1,
+                     *               "icon": null,
+                     *               "logo": null,
+                     *               "entityId": 1,
+                     *               "companyName": "Test Lender"
+                     *             },
+                     *             "status": 1,
+                     *             "offerId": null,
+                     *             "products": [
+                     *               1
+                     *             ],
+                     *             "productNames": [
+                     *               "TERM_LOAN"
+                     *             ],
+                     *             "statusReason": null,
+                     *             "statusComment": null,
+                     *             "canUseInstantOffer": false,
+                     *             "canUseInstantApplication": false
+                     *           },
+                     *           "fundingSearch": {
+                     *             "id": 1,
+                     *             "amount": "150000.00",
+                     *             "author": null,
+                     *             "period": 24,
+                     *             "status": 1,
+                     *             "manager": null,
+                     *             "urgency": null,
+                     *             "useOfFunds": null,
+                     *             "statusLabel": "In Review"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderDeliveryController_getResponse"];
                 };
             };
@@ -21331,7 +21732,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example dd919812-6bd7-4b9a-b714-3ffd1db90c25 */
+                /** @example 2947666a-b86c-43de-ba1b-299dfbddbb3a */
                 id: string;
             };
             cookie?: never;
@@ -21346,16 +21747,34 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "dd919812-6bd7-4b9a-b714-3ffd1db90c25",
+                     *       "id": "2947666a-b86c-43de-ba1b-299dfbddbb3a",
                      *       "applicationId": 1,
-                     *       "eventType": "application.created",
-                     *       "sequence": 1,
+                     *       "sequence": 2,
                      *       "url": "https://lender.example/webhooks/applications",
                      *       "status": "PENDING",
                      *       "attemptCount": 0,
-                     *       "nextAttemptAt": "2026-12-07T20:54:03.196Z",
-                     *       "deliveredAt": "2026-12-07T20:54:03.086Z",
-                     *       "createdAt": "2026-12-07T20:54:03.120Z",
+                     *       "nextAttemptAt": "2026-12-07T22:03:52.838Z",
+                     *       "deliveredAt": "2026-12-07T22:03:52.818Z",
+                     *       "createdAt": "2026-12-07T22:03:52.820Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T22:03:52.820Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 182,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "2947666a-b86c-43de-ba1b-299dfbddbb3a",
+                     *             "webhook-timestamp": "1796681032",
+                     *             "webhook-event-type": "application.created",
+                     *             "webhook-sequence": "2",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": null
+                     *         }
+                     *       ],
+                     *       "eventType": "application.created",
                      *       "requestBody": {
                      *         "application": {
                      *           "profile": {
@@ -21423,24 +21842,7 @@ export interface operations {
                      *             "statusLabel": "In Review"
                      *           }
                      *         }
-                     *       },
-                     *       "attempts": [
-                     *         {
-                     *           "attemptedAt": "2026-12-07T20:54:03.120Z",
-                     *           "statusCode": 204,
-                     *           "latencyMs": 182,
-                     *           "error": null,
-                     *           "requestHeaders": {
-                     *             "content-type": "application/json",
-                     *             "user-agent": "funding-gateway-webhooks/1",
-                     *             "webhook-id": "dd919812-6bd7-4b9a-b714-3ffd1db90c25",
-                     *             "webhook-timestamp": "1796676843",
-                     *             "webhook-event-type": "application.created",
-                     *             "webhook-sequence": "1",
-                     *             "webhook-signature": "[redacted]"
-                     *           }
-                     *         }
-                     *       ]
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["LenderDeliveryController_redeliverResponse"];
@@ -21565,11 +21967,11 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "11b2c841-7624-46ce-959f-d1219ba1e09d",
+                     *           "id": "d1969bba-4f30-4fa9-b45d-3474acd4ab67",
                      *           "type": "application.updated",
                      *           "applicationId": 2,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:54:02.432Z",
+                     *           "createdAt": "2026-12-07T22:03:52.439Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 2,
@@ -21648,16 +22050,16 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "0c230f37-a260-4384-8628-4cbd8f3aa959",
+                     *           "id": "2a34c018-7dd7-49e4-9d27-4cf084d47e67",
                      *           "type": "application.updated",
                      *           "applicationId": 3,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:54:02.801Z",
+                     *           "createdAt": "2026-12-07T22:03:52.594Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 3,
                      *               "offer": {
-                     *                 "id": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *                 "id": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *                 "status": "INDICATIVE",
                      *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
                      *                 "decision": null,
@@ -21731,7 +22133,7 @@ export interface operations {
                      *                   "companyName": "Test Lender"
                      *                 },
                      *                 "status": 1,
-                     *                 "offerId": "b9284844-c35a-44f1-be1e-893ed29e5c6a",
+                     *                 "offerId": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
                      *                 "products": [
                      *                   1
                      *                 ],
@@ -21760,11 +22162,11 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "2b43d202-adc5-4f9c-a396-e6433eaf87fc",
+                     *           "id": "45b71389-4e00-4641-b564-ee1b5d400695",
                      *           "type": "application.updated",
                      *           "applicationId": 4,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:54:02.876Z",
+                     *           "createdAt": "2026-12-07T22:03:52.641Z",
                      *           "data": {
                      *             "application": {
                      *               "id": 4,
@@ -21843,11 +22245,86 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "dd919812-6bd7-4b9a-b714-3ffd1db90c25",
+                     *           "id": "2a76b14b-9723-4b98-af39-763d732d1def",
                      *           "type": "application.created",
                      *           "applicationId": 1,
                      *           "sequence": 1,
-                     *           "createdAt": "2026-12-07T20:54:03.120Z",
+                     *           "createdAt": "2026-12-07T22:03:52.768Z",
+                     *           "data": {
+                     *             "application": {
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "2947666a-b86c-43de-ba1b-299dfbddbb3a",
+                     *           "type": "application.created",
+                     *           "applicationId": 1,
+                     *           "sequence": 2,
+                     *           "createdAt": "2026-12-07T22:03:52.820Z",
                      *           "data": {
                      *             "application": {
                      *               "profile": {
@@ -21919,7 +22396,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pageInfo": {
-                     *         "endCursor": "WyI2NTY2IiwxLDFd",
+                     *         "endCursor": "WyIyNDY4MSIsMSwyXQ",
                      *         "hasNextPage": false
                      *       }
                      *     }
@@ -22007,6 +22484,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "kind": "created",
+                     *           "url": null,
+                     *           "ownUrl": true,
+                     *           "enabled": true,
+                     *           "waiting": 0
+                     *         },
+                     *         {
+                     *           "kind": "updated",
+                     *           "url": null,
+                     *           "ownUrl": false,
+                     *           "enabled": true,
+                     *           "waiting": 3
+                     *         }
+                     *       ],
+                     *       "signingSecret": {
+                     *         "status": "ACTIVE",
+                     *         "previousSecretValidUntil": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_listResponse"];
                 };
             };
@@ -22096,9 +22597,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "url": "http://127.0.0.1:0/unset",
-                     *       "webhookId": "e0a02362-9623-43c1-8598-3dcc03d30679",
+                     *       "webhookId": "bcea6e5a-78b3-439d-a41e-bd05f6dece3b",
                      *       "statusCode": null,
-                     *       "latencyMs": 3,
+                     *       "latencyMs": 2,
                      *       "error": "Error: connect ECONNREFUSED 127.0.0.1",
                      *       "delivered": false
                      *     }
@@ -22213,6 +22714,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "kind": "created",
+                     *           "url": null,
+                     *           "ownUrl": true,
+                     *           "enabled": true,
+                     *           "waiting": 0
+                     *         },
+                     *         {
+                     *           "kind": "updated",
+                     *           "url": null,
+                     *           "ownUrl": false,
+                     *           "enabled": true,
+                     *           "waiting": 3
+                     *         }
+                     *       ],
+                     *       "signingSecret": {
+                     *         "status": "ACTIVE",
+                     *         "previousSecretValidUntil": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_listResponse"];
                 };
             };
@@ -22308,6 +22833,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kind": "updated",
+                     *       "url": null,
+                     *       "ownUrl": false,
+                     *       "enabled": false,
+                     *       "waiting": 3
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_updateResponse"];
                 };
             };
@@ -22430,6 +22964,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "kind": "updated",
+                     *       "url": null,
+                     *       "ownUrl": false,
+                     *       "enabled": false,
+                     *       "waiting": 3
+                     *     }
+                     */
                     "application/json": components["schemas"]["LenderEndpointController_updateResponse"];
                 };
             };
@@ -22530,7 +23073,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 uuid: string;
             };
             cookie?: never;
@@ -22657,7 +23200,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 uuid: string;
             };
             cookie?: never;
@@ -22796,7 +23339,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example 883b4da8-43ef-4ef8-9efe-6fa1d701813e */
+                /** @example af639b13-5e82-449a-a732-1fe48e0c8ff3 */
                 uuid: string;
             };
             cookie?: never;
@@ -22811,8 +23354,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6b3e7f9e-01a0-4063-8240-984a4bd5274c",
-                     *       "profile": "883b4da8-43ef-4ef8-9efe-6fa1d701813e",
+                     *       "id": "0dec11ca-96a4-4589-9dc3-71ba5b276ce9",
+                     *       "profile": "af639b13-5e82-449a-a732-1fe48e0c8ff3",
                      *       "businessId": 1,
                      *       "caseState": "NEW",
                      *       "caseStateName": "New",
@@ -22831,7 +23374,7 @@ export interface operations {
                      *       "productNames": [
                      *         "Debt recovery"
                      *       ],
-                     *       "stateUpdatedAt": "2026-12-07T20:54:03.528Z",
+                     *       "stateUpdatedAt": "2026-12-07T22:03:53.158Z",
                      *       "details": {
                      *         "title": "Recover an unpaid debt",
                      *         "description": "Debt recovery for ACME WIDGETS LIMITED",
@@ -22841,20 +23384,20 @@ export interface operations {
                      *         }
                      *       },
                      *       "latestActivity": {
-                     *         "id": "1580c667-ecc4-4444-ba07-22f23942c65b",
+                     *         "id": "1e452654-0477-4ff4-9eaf-4441e5b82ae0",
                      *         "title": "Case opened",
-                     *         "createdAt": "2026-12-07T20:54:03.528Z"
+                     *         "createdAt": "2026-12-07T22:03:53.158Z"
                      *       },
                      *       "integration": {
                      *         "name": "funding-gateway",
-                     *         "generatedAt": "2026-12-07T20:54:03.528Z"
+                     *         "generatedAt": "2026-12-07T22:03:53.158Z"
                      *       },
                      *       "history": [
                      *         {
                      *           "fromState": null,
                      *           "toState": "AWAITING_REVIEW",
                      *           "note": "Case opened",
-                     *           "createdAt": "2026-12-07T20:54:03.528Z"
+                     *           "createdAt": "2026-12-07T22:03:53.158Z"
                      *         }
                      *       ]
                      *     }
@@ -22968,7 +23511,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 uuid: string;
             };
             cookie?: never;
@@ -23059,7 +23602,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 uuid: string;
             };
             cookie?: never;
@@ -23901,7 +24444,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @example 54143229-682e-44ff-bf4c-10984b5b5bd4 */
+                /** @example 9c169663-60c9-4f31-930a-b09b0a22ca0c */
                 uuid: string;
             };
             cookie?: never;
@@ -24066,9 +24609,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 0904a2d6-fe10-4094-abdd-557c1bc508b9 */
+                /** @example bdcab6b3-8ecd-48aa-a032-4096f9cca2a4 */
                 uuid: string;
-                /** @example key_c7f6377fc55d */
+                /** @example key_191f3ca56035 */
                 targetApiKey: string;
             };
             cookie?: never;
@@ -24179,7 +24722,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 48bec40e-ccf2-483a-b235-cb0117ad3ee6 */
+                /** @example beb4138a-a77c-4994-b0d4-59c4e0650ede */
                 uuid: string;
             };
             cookie?: never;
@@ -24290,7 +24833,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 uuid: string;
             };
             cookie?: never;
@@ -24305,9 +24848,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uuid": "d0af88b9-db76-4e2c-902c-796a791b96a1",
-                     *       "createdAt": "2026-12-07T20:53:51.182Z",
-                     *       "updatedAt": "2026-12-07T20:53:58.986Z",
+                     *       "uuid": "758a6ca8-c0fc-4cd1-b02c-d2fd665d2543",
+                     *       "createdAt": "2026-12-07T22:03:50.087Z",
+                     *       "updatedAt": "2026-12-07T22:03:53.039Z",
                      *       "legacy": {
                      *         "entityBusinessId": 2,
                      *         "fundingSearchId": 1
@@ -26551,7 +27094,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 profileId: string;
             };
             cookie?: never;
@@ -26567,7 +27110,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "$schema": "https://json-schema.org/draft/2020-12/schema",
-                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:d0af88b9-db76-4e2c-902c-796a791b96a1",
+                     *       "$id": "urn:funding-gateway:questionnaire:introducer-all-funding-products:v1:profile:758a6ca8-c0fc-4cd1-b02c-d2fd665d2543",
                      *       "title": "All funding products (introducer)",
                      *       "description": "Filled by an introducer (broker) to match a client business with lenders across every funding product.",
                      *       "type": "object",
@@ -27167,7 +27710,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 profileId: string;
             };
             cookie?: never;
@@ -27292,7 +27835,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 profileId: string;
             };
             cookie?: never;
@@ -27449,7 +27992,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 profileId: string;
             };
             cookie?: never;
@@ -27544,7 +28087,7 @@ export interface operations {
             path: {
                 /** @example introducer-all-funding-products */
                 questionnaireId: string;
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 profileId: string;
             };
             cookie?: never;
@@ -27668,7 +28211,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 uuid: string;
             };
             cookie?: never;
@@ -27684,20 +28227,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "e9ff6440-f2fb-4f74-9924-fd073f6d5f17",
+                     *         "id": "2a191806-fbe9-447e-857f-fede707f6921",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T20:53:52.701Z"
+                     *         "createdAt": "2026-12-07T22:03:50.418Z"
                      *       },
                      *       {
-                     *         "id": "21976798-db1d-4c2f-8f1f-ed1ab4d6e8b8",
+                     *         "id": "7f9de52c-7f21-4089-b3ad-9c10623b6c26",
                      *         "fileName": "acme-widgets-accounts-2025.pdf",
                      *         "contentType": "application/pdf",
                      *         "sizeBytes": 48,
                      *         "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *         "createdAt": "2026-12-07T20:54:04.942Z"
+                     *         "createdAt": "2026-12-07T22:03:53.999Z"
                      *       }
                      *     ]
                      */
@@ -27774,7 +28317,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 uuid: string;
             };
             cookie?: never;
@@ -27796,12 +28339,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "21976798-db1d-4c2f-8f1f-ed1ab4d6e8b8",
+                     *       "id": "7f9de52c-7f21-4089-b3ad-9c10623b6c26",
                      *       "fileName": "acme-widgets-accounts-2025.pdf",
                      *       "contentType": "application/pdf",
                      *       "sizeBytes": 48,
                      *       "sha256": "a8ea9f63d81e0927b1935af65c5c4ae12be654d6d1d57907772491a65a562aa5",
-                     *       "createdAt": "2026-12-07T20:54:04.942Z"
+                     *       "createdAt": "2026-12-07T22:03:53.999Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DocumentController_uploadResponse"];
@@ -27907,7 +28450,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @example d0af88b9-db76-4e2c-902c-796a791b96a1 */
+                /** @example 758a6ca8-c0fc-4cd1-b02c-d2fd665d2543 */
                 uuid: string;
                 /** @example funding-search */
                 type: string;
@@ -27924,7 +28467,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://funding-gateway.example/app/funding-search/d0af88b9-db76-4e2c-902c-796a791b96a1?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "url": "https://funding-gateway.example/app/funding-search/758a6ca8-c0fc-4cd1-b02c-d2fd665d2543?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ProfileController_urlSchemaResponse"];
@@ -28010,7 +28553,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
@@ -28078,7 +28621,7 @@ export interface operations {
                      *       "legalRequirements": true,
                      *       "personalGuarantee": true,
                      *       "businessOwnsAssets": true,
-                     *       "id": "7b73b588-a317-4c94-994d-c332a321d7cc",
+                     *       "id": "e8d3aa5e-8b37-416e-a6e1-8704ec9857dd",
                      *       "type": "introducer-all-funding-products"
                      *     }
                      */
@@ -28185,12 +28728,12 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example f670ba1a-8ff9-484b-aedf-19449c2d79b8 */
+                /** @example 62d6c633-c7cf-457a-a250-6aa25d546ca6 */
                 applicationId: string;
             };
             cookie?: never;
@@ -28214,7 +28757,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "continueUrl": "https://funding-gateway.example/app/applications/f670ba1a-8ff9-484b-aedf-19449c2d79b8/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
+                     *       "continueUrl": "https://funding-gateway.example/app/applications/62d6c633-c7cf-457a-a250-6aa25d546ca6/continue?token=eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.c2FtcGxl"
                      *     }
                      */
                     "application/json": components["schemas"]["ApplicationSignUpController_generateContinueUrlResponse"];
@@ -28318,12 +28861,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example ed008643-f8b6-46f2-a261-0d8a2f5909a7 */
+                /** @example 64621bb5-0b33-4527-b575-de73b72ce636 */
                 applicationId: string;
             };
             cookie?: never;
@@ -28417,12 +28960,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example f670ba1a-8ff9-484b-aedf-19449c2d79b8 */
+                /** @example 62d6c633-c7cf-457a-a250-6aa25d546ca6 */
                 applicationId: string;
             };
             cookie?: never;
@@ -28897,12 +29440,12 @@ export interface operations {
             header?: {
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example f670ba1a-8ff9-484b-aedf-19449c2d79b8 */
+                /** @example 62d6c633-c7cf-457a-a250-6aa25d546ca6 */
                 applicationId: string;
             };
             cookie?: never;
@@ -28918,20 +29461,20 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "pso-f670ba1a-8ff9-484b-aedf-19449c2d79b8-27",
-                     *         "createdAt": "2026-12-07T20:54:06.272Z",
-                     *         "updatedAt": "2026-12-07T20:54:06.272Z",
+                     *         "id": "pso-62d6c633-c7cf-457a-a250-6aa25d546ca6-27",
+                     *         "createdAt": "2026-12-07T22:03:54.300Z",
+                     *         "updatedAt": "2026-12-07T22:03:54.300Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "0314bf60-ae7b-49ce-9ac4-e2267fab2ad4",
-                     *         "reference": "f670ba1a-27",
+                     *         "profileUuid": "f0d6be3a-1a37-4e51-959e-b34516bbdc0e",
+                     *         "reference": "62d6c633-27",
                      *         "publicComment": "Indicative Oakfield Trades Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "UNSECURED"
                      *         ],
-                     *         "expiryDate": "2027-01-06T20:54:06.272Z",
+                     *         "expiryDate": "2027-01-06T22:03:54.300Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 5000,
@@ -28950,20 +29493,20 @@ export interface operations {
                      *         }
                      *       },
                      *       {
-                     *         "id": "pso-f670ba1a-8ff9-484b-aedf-19449c2d79b8-5",
-                     *         "createdAt": "2026-12-07T20:54:06.272Z",
-                     *         "updatedAt": "2026-12-07T20:54:06.272Z",
+                     *         "id": "pso-62d6c633-c7cf-457a-a250-6aa25d546ca6-5",
+                     *         "createdAt": "2026-12-07T22:03:54.300Z",
+                     *         "updatedAt": "2026-12-07T22:03:54.300Z",
                      *         "status": "PRE_SELECTED",
                      *         "type": "INSTANT_OFFER",
                      *         "isPreselected": true,
                      *         "productType": "TERM_LOAN",
-                     *         "profileUuid": "0314bf60-ae7b-49ce-9ac4-e2267fab2ad4",
-                     *         "reference": "f670ba1a-5",
+                     *         "profileUuid": "f0d6be3a-1a37-4e51-959e-b34516bbdc0e",
+                     *         "reference": "62d6c633-5",
                      *         "publicComment": "Indicative Fleetway Unsecured Business Loan offer, subject to the lender's checks",
                      *         "securityRequired": [
                      *           "PERSONAL_GUARANTEE"
                      *         ],
-                     *         "expiryDate": "2027-01-06T20:54:06.272Z",
+                     *         "expiryDate": "2027-01-06T22:03:54.300Z",
                      *         "termLoan": {
                      *           "maximumAmount": 150000,
                      *           "minimumAmount": 10000,
@@ -29059,12 +29602,12 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /**
                  * @description The tenant a master or platform token acts for (with a tenant token: optional, and must be its tenant)
-                 * @example e1e9b21a-f1bb-40ce-9b02-18bec5be9da5
+                 * @example 32c7486c-6d85-4e04-a2db-ca4cc6d17094
                  */
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example f670ba1a-8ff9-484b-aedf-19449c2d79b8 */
+                /** @example 62d6c633-c7cf-457a-a250-6aa25d546ca6 */
                 applicationId: string;
             };
             cookie?: never;
@@ -29202,7 +29745,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
-                /** @example d5340845-d852-4746-b9b4-43827f16ed18 */
+                /** @example 434eea17-076d-4857-b231-34b87513a532 */
                 selectionId: string;
             };
             cookie?: never;
@@ -29217,7 +29760,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "selectionId": "d5340845-d852-4746-b9b4-43827f16ed18",
+                     *       "selectionId": "434eea17-076d-4857-b231-34b87513a532",
                      *       "applications": [
                      *         {
                      *           "lenderId": 2,
@@ -29588,7 +30131,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "74ff0308-477f-49f5-89bc-c1eae3975dac",
+                     *           "offerId": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
                      *           "products": [
                      *             1
                      *           ],
@@ -29616,11 +30159,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796676847,
+                     *         "acceptedAt": 1796681034,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "74ff0308-477f-49f5-89bc-c1eae3975dac",
-                     *           "reference": "OFFER-4b44b7d4",
+                     *           "id": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
+                     *           "reference": "OFFER-aec259a8",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -29803,7 +30346,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "135a56cf-a460-4563-99ca-782f19365f2b",
+                     *           "offerId": "511e4750-311d-4cc3-aab4-75958e4dbc65",
                      *           "products": [
                      *             1
                      *           ],
@@ -29834,8 +30377,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "135a56cf-a460-4563-99ca-782f19365f2b",
-                     *           "reference": "OFFER-5ddff808",
+                     *           "id": "511e4750-311d-4cc3-aab4-75958e4dbc65",
+                     *           "reference": "OFFER-dfa5a98b",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -30210,7 +30753,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "8a1ffeac-7c18-48c9-91aa-15c4e749f01b",
+                     *           "offerId": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
                      *           "products": [
                      *             1
                      *           ],
@@ -30238,11 +30781,11 @@ export interface operations {
                      *         "status": "Client Accepted",
                      *         "responseReason": null,
                      *         "comment": null,
-                     *         "acceptedAt": 1796676848,
+                     *         "acceptedAt": 1796681035,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "8a1ffeac-7c18-48c9-91aa-15c4e749f01b",
-                     *           "reference": "OFFER-a832e7ad",
+                     *           "id": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
+                     *           "reference": "OFFER-8537511f",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -30423,7 +30966,7 @@ export interface operations {
                      *             "companyName": "Test Lender"
                      *           },
                      *           "status": 1,
-                     *           "offerId": "90bdf504-526d-4b99-a4a1-972694050c51",
+                     *           "offerId": "be4608e7-26ae-4900-8efd-2eed199b8692",
                      *           "products": [
                      *             1
                      *           ],
@@ -30454,8 +30997,8 @@ export interface operations {
                      *         "acceptedAt": null,
                      *         "invalidatedAt": null,
                      *         "offer": {
-                     *           "id": "90bdf504-526d-4b99-a4a1-972694050c51",
-                     *           "reference": "OFFER-c0077fee",
+                     *           "id": "be4608e7-26ae-4900-8efd-2eed199b8692",
+                     *           "reference": "OFFER-6c8c155c",
                      *           "status": "INDICATIVE",
                      *           "expiryDate": null,
                      *           "comment": null,
@@ -30589,6 +31132,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "nodes": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformWebhookEndpointController_listResponse"];
                 };
             };
@@ -30689,6 +31237,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6bc36d64-c173-43ac-b4d0-69c55c1a1685",
+                     *       "url": "https://hooks.acme-widgets.example/funding",
+                     *       "description": "Our CRM",
+                     *       "eventTypes": [
+                     *         "offer.created",
+                     *         "application.status_changed"
+                     *       ],
+                     *       "enabled": true,
+                     *       "createdAt": "2026-12-07T22:03:55.106Z",
+                     *       "updatedAt": "2026-12-07T22:03:55.106Z",
+                     *       "secret": "whsec_ItlR6yTxUtW8EEBIlS9m98xOZC21NhhP"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformWebhookEndpointController_createResponse"];
                 };
             };
@@ -30792,6 +31355,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 6658eb60-ac8a-4316-bcba-a38e0a35f917 */
                 endpointId: string;
             };
             cookie?: never;
@@ -30804,6 +31368,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6658eb60-ac8a-4316-bcba-a38e0a35f917",
+                     *       "url": "https://hooks.acme-widgets.example/funding",
+                     *       "description": "Our CRM",
+                     *       "eventTypes": [
+                     *         "offer.created",
+                     *         "application.status_changed"
+                     *       ],
+                     *       "enabled": true,
+                     *       "createdAt": "2026-12-07T22:03:55.120Z",
+                     *       "updatedAt": "2026-12-07T22:03:55.120Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformWebhookEndpointController_readResponse"];
                 };
             };
@@ -30880,6 +31458,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 6b030482-0127-4b68-ba9f-7ff11fddf24f */
                 endpointId: string;
             };
             cookie?: never;
@@ -30975,6 +31554,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example 382cf5ae-9c64-404e-900d-8bdc2e224ebf */
                 endpointId: string;
             };
             cookie?: never;
@@ -30996,6 +31576,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "382cf5ae-9c64-404e-900d-8bdc2e224ebf",
+                     *       "url": "https://hooks.acme-widgets.example/funding",
+                     *       "description": "Our CRM",
+                     *       "eventTypes": [
+                     *         "offer.created",
+                     *         "application.status_changed"
+                     *       ],
+                     *       "enabled": false,
+                     *       "createdAt": "2026-12-07T22:03:55.140Z",
+                     *       "updatedAt": "2026-12-07T22:03:55.152Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformWebhookEndpointController_updateResponse"];
                 };
             };
@@ -31126,6 +31720,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "nodes": [],
+                     *       "pageInfo": {
+                     *         "endCursor": null,
+                     *         "hasNextPage": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformWebhookDeliveryController_listResponse"];
                 };
             };
@@ -31202,6 +31805,7 @@ export interface operations {
                 "Service-tenant-id"?: string;
             };
             path: {
+                /** @example c4c7ca73-b9f0-48e2-9e10-fff6c020afaa */
                 id: string;
             };
             cookie?: never;
@@ -31214,6 +31818,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "c4c7ca73-b9f0-48e2-9e10-fff6c020afaa",
+                     *       "applicationId": 1,
+                     *       "sequence": 1,
+                     *       "url": "https://hooks.acme-widgets.example/funding",
+                     *       "status": "PENDING",
+                     *       "attemptCount": 0,
+                     *       "nextAttemptAt": "2026-12-07T22:03:55.253Z",
+                     *       "deliveredAt": "2026-12-07T22:03:55.229Z",
+                     *       "createdAt": "2026-12-07T22:03:55.232Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attemptedAt": "2026-12-07T22:03:55.232Z",
+                     *           "statusCode": 204,
+                     *           "latencyMs": 95,
+                     *           "error": null,
+                     *           "requestHeaders": {
+                     *             "content-type": "application/json",
+                     *             "user-agent": "funding-gateway-webhooks/1",
+                     *             "webhook-id": "c4c7ca73-b9f0-48e2-9e10-fff6c020afaa",
+                     *             "webhook-timestamp": "1796681035",
+                     *             "webhook-event-type": "offer.created",
+                     *             "webhook-sequence": "1",
+                     *             "webhook-signature": "[redacted]"
+                     *           },
+                     *           "response": null
+                     *         }
+                     *       ],
+                     *       "eventType": "offer.created",
+                     *       "endpointId": "e41be6fc-0b4a-4c79-a11a-5e6127f77b3a",
+                     *       "requestBody": {
+                     *         "data": {
+                     *           "applicationId": 1
+                     *         },
+                     *         "type": "offer.created",
+                     *         "timestamp": "2026-12-07T22:03:55.229Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformWebhookDeliveryController_redeliverResponse"];
                 };
             };
@@ -31335,6 +31979,2379 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "nodes": [
+                     *         {
+                     *           "id": "929b4d45-a567-42cc-babe-9c35a5e2d250",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:52.594Z",
+                     *           "applicationId": 3,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 3,
+                     *               "offer": {
+                     *                 "id": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 24,
+                     *                   "totalFees": 18457.56,
+                     *                   "interestRate": 0.95,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "minimumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 50000
+                     *                   },
+                     *                   "arrangementFee": {
+                     *                     "code": "GBP",
+                     *                     "value": 3000
+                     *                   },
+                     *                   "totalRepayment": 168457.56,
+                     *                   "likelihoodOfRate": 0.8,
+                     *                   "monthlyRepayment": 7019.06,
+                     *                   "representativeAPR": 14.2,
+                     *                   "likelihoodOfAcceptance": 0.7
+                     *                 },
+                     *                 "reference": "NLC-2026-004187-Q1",
+                     *                 "expiryDate": "2026-12-31T17:00:00.000Z"
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 3,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "b1317f44-f156-42bf-89a7-f84decddb4c2",
+                     *           "type": "offer.created",
+                     *           "timestamp": "2026-12-07T22:03:52.594Z",
+                     *           "applicationId": 3,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 3,
+                     *               "offer": {
+                     *                 "id": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": "Subject to the latest management accounts and a personal guarantee from one director.",
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 24,
+                     *                   "totalFees": 18457.56,
+                     *                   "interestRate": 0.95,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "minimumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 50000
+                     *                   },
+                     *                   "arrangementFee": {
+                     *                     "code": "GBP",
+                     *                     "value": 3000
+                     *                   },
+                     *                   "totalRepayment": 168457.56,
+                     *                   "likelihoodOfRate": 0.8,
+                     *                   "monthlyRepayment": 7019.06,
+                     *                   "representativeAPR": 14.2,
+                     *                   "likelihoodOfAcceptance": 0.7
+                     *                 },
+                     *                 "reference": "NLC-2026-004187-Q1",
+                     *                 "expiryDate": "2026-12-31T17:00:00.000Z"
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "a7f13bcb-56c5-4648-bec4-59c1e06a4a68",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 3,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "848d5463-7ac5-4463-9655-f2660210dd3a",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:52.641Z",
+                     *           "applicationId": 4,
+                     *           "data": {
+                     *             "status": "Failed",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 4,
+                     *               "offer": null,
+                     *               "status": "Failed",
+                     *               "comment": "The VAT number on the application does not match HMRC records; please correct it and resubmit.",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": "NLC-2026-004187",
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": "Failed"
+                     *             },
+                     *             "applicationId": 4,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "6be7b8c5-2be4-4a69-8f0a-33b19c6d9ed1",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:54.767Z",
+                     *           "applicationId": 8,
+                     *           "data": {
+                     *             "status": "Failed",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 8,
+                     *               "offer": null,
+                     *               "status": "Failed",
+                     *               "comment": "the company number is missing",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": "Failed"
+                     *             },
+                     *             "applicationId": 8,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "2cb57fba-7338-471c-afbe-b7fbd6b417b7",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:54.814Z",
+                     *           "applicationId": 8,
+                     *           "data": {
+                     *             "status": "In Review",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 8,
+                     *               "offer": null,
+                     *               "status": "In Review",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 8,
+                     *             "previousStatus": "Failed"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "9fca0ec9-55fe-41ca-bf2a-0b50daee035f",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:54.845Z",
+                     *           "applicationId": 9,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 9,
+                     *               "offer": {
+                     *                 "id": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-aec259a8",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 9,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "92a213bb-f0c4-4cb2-9ca1-bbefa31fab0c",
+                     *           "type": "offer.created",
+                     *           "timestamp": "2026-12-07T22:03:54.845Z",
+                     *           "applicationId": 9,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 9,
+                     *               "offer": {
+                     *                 "id": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-aec259a8",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 9,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "75219382-b649-4eff-892c-86ff56e43ef9",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:54.866Z",
+                     *           "applicationId": 9,
+                     *           "data": {
+                     *             "status": "Client Accepted",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 9,
+                     *               "offer": {
+                     *                 "id": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": "ACCEPTED",
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-aec259a8",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Client Accepted",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": 1796681034,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 9,
+                     *             "previousStatus": "Offered"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "a7f172c0-83c7-4903-b404-0dd60bbfec7a",
+                     *           "type": "offer.accepted",
+                     *           "timestamp": "2026-12-07T22:03:54.866Z",
+                     *           "applicationId": 9,
+                     *           "data": {
+                     *             "status": "Client Accepted",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 9,
+                     *               "offer": {
+                     *                 "id": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": "ACCEPTED",
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-aec259a8",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Client Accepted",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": 1796681034,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "1fe9128c-9ab4-4764-852d-1b559bbaab3b",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 9,
+                     *             "previousStatus": "Offered"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "1a3fb3bf-0ba1-4f37-927b-2c7eb696d202",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:54.894Z",
+                     *           "applicationId": 10,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 10,
+                     *               "offer": {
+                     *                 "id": "511e4750-311d-4cc3-aab4-75958e4dbc65",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-dfa5a98b",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "511e4750-311d-4cc3-aab4-75958e4dbc65",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 10,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "4693e038-a271-46e7-931e-957142e25b0b",
+                     *           "type": "offer.created",
+                     *           "timestamp": "2026-12-07T22:03:54.894Z",
+                     *           "applicationId": 10,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 10,
+                     *               "offer": {
+                     *                 "id": "511e4750-311d-4cc3-aab4-75958e4dbc65",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-dfa5a98b",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "511e4750-311d-4cc3-aab4-75958e4dbc65",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 10,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "81bf8b2e-ac48-42ed-a1e6-7448a1153cec",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:54.916Z",
+                     *           "applicationId": 10,
+                     *           "data": {
+                     *             "status": "Client Declined",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 10,
+                     *               "offer": {
+                     *                 "id": "511e4750-311d-4cc3-aab4-75958e4dbc65",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": "DECLINED",
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-dfa5a98b",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Client Declined",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "511e4750-311d-4cc3-aab4-75958e4dbc65",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 10,
+                     *             "previousStatus": "Offered"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "cfb950d9-c530-415b-ba81-591a403d34ad",
+                     *           "type": "offer.declined",
+                     *           "timestamp": "2026-12-07T22:03:54.916Z",
+                     *           "applicationId": 10,
+                     *           "data": {
+                     *             "status": "Client Declined",
+                     *             "lenderId": 1,
+                     *             "tenantId": "32c7486c-6d85-4e04-a2db-ca4cc6d17094",
+                     *             "application": {
+                     *               "id": 10,
+                     *               "offer": {
+                     *                 "id": "511e4750-311d-4cc3-aab4-75958e4dbc65",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": "DECLINED",
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-dfa5a98b",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Client Declined",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "511e4750-311d-4cc3-aab4-75958e4dbc65",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 10,
+                     *             "previousStatus": "Offered"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "9fae23a8-117a-4b09-9eeb-a108a473b7f8",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:54.948Z",
+                     *           "applicationId": 11,
+                     *           "data": {
+                     *             "status": "Failed",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 11,
+                     *               "offer": null,
+                     *               "status": "Failed",
+                     *               "comment": "the company number is missing",
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": "Failed"
+                     *             },
+                     *             "applicationId": 11,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "3c48dc4a-eeba-48c8-bd03-247a68f30061",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:54.981Z",
+                     *           "applicationId": 11,
+                     *           "data": {
+                     *             "status": "In Review",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 11,
+                     *               "offer": null,
+                     *               "status": "In Review",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": null,
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 11,
+                     *             "previousStatus": "Failed"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "3d2c5310-f2b3-4b7b-a1bf-6d2aea21bb7d",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:55.000Z",
+                     *           "applicationId": 12,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 12,
+                     *               "offer": {
+                     *                 "id": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-8537511f",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 12,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "dbfcb776-63e6-4871-a9e2-4e31a76788d3",
+                     *           "type": "offer.created",
+                     *           "timestamp": "2026-12-07T22:03:55.000Z",
+                     *           "applicationId": 12,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 12,
+                     *               "offer": {
+                     *                 "id": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-8537511f",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 12,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "67a9185b-5616-4e3a-9e16-05a3e1a02a9e",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:55.014Z",
+                     *           "applicationId": 12,
+                     *           "data": {
+                     *             "status": "Client Accepted",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 12,
+                     *               "offer": {
+                     *                 "id": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": "ACCEPTED",
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-8537511f",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Client Accepted",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": 1796681035,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 12,
+                     *             "previousStatus": "Offered"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "e3058708-dbe0-4f4c-aa0a-60c742657446",
+                     *           "type": "offer.accepted",
+                     *           "timestamp": "2026-12-07T22:03:55.014Z",
+                     *           "applicationId": 12,
+                     *           "data": {
+                     *             "status": "Client Accepted",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 12,
+                     *               "offer": {
+                     *                 "id": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": "ACCEPTED",
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-8537511f",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Client Accepted",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": 1796681035,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "cf904267-42e2-4eb6-b8d6-7a17397d2d64",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 12,
+                     *             "previousStatus": "Offered"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "c8752f8d-e312-4eee-8e36-0abf7f13f8b0",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:55.046Z",
+                     *           "applicationId": 13,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 13,
+                     *               "offer": {
+                     *                 "id": "be4608e7-26ae-4900-8efd-2eed199b8692",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-6c8c155c",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "be4608e7-26ae-4900-8efd-2eed199b8692",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 13,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "9e19b69e-eea0-4361-b965-560c8fc41759",
+                     *           "type": "offer.created",
+                     *           "timestamp": "2026-12-07T22:03:55.046Z",
+                     *           "applicationId": 13,
+                     *           "data": {
+                     *             "status": "Offered",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 13,
+                     *               "offer": {
+                     *                 "id": "be4608e7-26ae-4900-8efd-2eed199b8692",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": null,
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-6c8c155c",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Offered",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "be4608e7-26ae-4900-8efd-2eed199b8692",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 13,
+                     *             "previousStatus": "In Review"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "f3a0a690-c025-4192-8742-2963724270c1",
+                     *           "type": "application.status_changed",
+                     *           "timestamp": "2026-12-07T22:03:55.063Z",
+                     *           "applicationId": 13,
+                     *           "data": {
+                     *             "status": "Client Declined",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 13,
+                     *               "offer": {
+                     *                 "id": "be4608e7-26ae-4900-8efd-2eed199b8692",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": "DECLINED",
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-6c8c155c",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Client Declined",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "be4608e7-26ae-4900-8efd-2eed199b8692",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 13,
+                     *             "previousStatus": "Offered"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "67234db2-f489-4b31-a4f1-620a74b6a96f",
+                     *           "type": "offer.declined",
+                     *           "timestamp": "2026-12-07T22:03:55.063Z",
+                     *           "applicationId": 13,
+                     *           "data": {
+                     *             "status": "Client Declined",
+                     *             "lenderId": 1,
+                     *             "tenantId": null,
+                     *             "application": {
+                     *               "id": 13,
+                     *               "offer": {
+                     *                 "id": "be4608e7-26ae-4900-8efd-2eed199b8692",
+                     *                 "status": "INDICATIVE",
+                     *                 "comment": null,
+                     *                 "decision": "DECLINED",
+                     *                 "termLoan": {
+                     *                   "term": 36,
+                     *                   "totalFees": 21234.56,
+                     *                   "interestRate": 0.85,
+                     *                   "maximumAmount": {
+                     *                     "code": "GBP",
+                     *                     "value": 150000
+                     *                   },
+                     *                   "totalRepayment": 171234.56,
+                     *                   "likelihoodOfRate": 0.7,
+                     *                   "likelihoodOfAcceptance": 0.6
+                     *                 },
+                     *                 "reference": "OFFER-6c8c155c",
+                     *                 "expiryDate": null
+                     *               },
+                     *               "status": "Client Declined",
+                     *               "comment": null,
+                     *               "profile": {
+                     *                 "attachments": [],
+                     *                 "tradeHistory": [],
+                     *                 "assetsToFinance": [],
+                     *                 "basicCompanyDetails": {
+                     *                   "city": null,
+                     *                   "address": null,
+                     *                   "postalCode": null,
+                     *                   "sectorName": null,
+                     *                   "companyName": "ACCESS TEST LTD",
+                     *                   "companyType": null,
+                     *                   "contactName": null,
+                     *                   "creditScore": null,
+                     *                   "tradingFrom": null,
+                     *                   "contactEmail": null,
+                     *                   "contactPhone": null,
+                     *                   "companyNumber": null,
+                     *                   "tradingPeriod": null,
+                     *                   "vatRegistered": 0,
+                     *                   "companyWebsite": null,
+                     *                   "numberOfEmployees": null,
+                     *                   "companyTradingName": null,
+                     *                   "percentageOfSalesOnline": null
+                     *                 },
+                     *                 "directorOrSecretaryDetails": [],
+                     *                 "guarantorAssetsForSecurity": {
+                     *                   "guarantorAssets": [],
+                     *                   "estimatedSecurity": 0,
+                     *                   "hasUkHomeownerDirector": false
+                     *                 }
+                     *               },
+                     *               "reference": null,
+                     *               "acceptedAt": null,
+                     *               "fundingMatch": {
+                     *                 "id": 1,
+                     *                 "lender": {
+                     *                   "id": 1,
+                     *                   "icon": null,
+                     *                   "logo": null,
+                     *                   "entityId": 1,
+                     *                   "companyName": "Test Lender"
+                     *                 },
+                     *                 "status": 1,
+                     *                 "offerId": "be4608e7-26ae-4900-8efd-2eed199b8692",
+                     *                 "products": [
+                     *                   1
+                     *                 ],
+                     *                 "productNames": [
+                     *                   "TERM_LOAN"
+                     *                 ],
+                     *                 "statusReason": null,
+                     *                 "statusComment": null,
+                     *                 "canUseInstantOffer": false,
+                     *                 "canUseInstantApplication": false
+                     *               },
+                     *               "fundingSearch": {
+                     *                 "id": 1,
+                     *                 "amount": "150000.00",
+                     *                 "author": null,
+                     *                 "period": 24,
+                     *                 "status": 1,
+                     *                 "manager": null,
+                     *                 "urgency": null,
+                     *                 "useOfFunds": null,
+                     *                 "statusLabel": "In Review"
+                     *               },
+                     *               "invalidatedAt": null,
+                     *               "responseReason": null
+                     *             },
+                     *             "applicationId": 13,
+                     *             "previousStatus": "Offered"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pageInfo": {
+                     *         "endCursor": "WyIyNDc3NSIsIjIzIl0",
+                     *         "hasNextPage": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["PlatformEventController_listResponse"];
                 };
             };
