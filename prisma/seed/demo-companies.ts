@@ -30,6 +30,7 @@
  */
 import type { CompanyStatus, CompanyType, Sector, VatStatus } from '../../src/generated/prisma/enums.js';
 import { createRandom, seedFor, type Random } from './prng.js';
+import { COMPANY_TYPES as DECLARED_COMPANY_TYPES, SECTORS as DECLARED_SECTORS } from '../../src/modules/companies/company-information-schemas.js';
 
 export interface DemoAddress {
   simpleValue: string;
@@ -74,36 +75,9 @@ export function companyRow(c: DemoCompany): DemoCompany & { nameLower: string } 
 /** Date every demo score was last assessed; scores "changed" at some point before it. */
 export const SCORE_ASSESSED_AT = new Date('2026-11-01T09:00:00Z');
 
-export const SECTORS: readonly Sector[] = [
-  'AGRICULTURE',
-  'AUTOMOTIVE',
-  'BUSINESS_SERVICES',
-  'CHARITIES',
-  'CONSTRUCTION',
-  'COURIER',
-  'DISTRIBUTION',
-  'EDUCATION',
-  'FINANCIAL_SERVICES',
-  'HAULAGE',
-  'HEALTHCARE_CARE',
-  'HOTELS_HOUSE',
-  'IMPORT_EXPORT',
-  'IT_RELATED',
-  'MANUFACTURING',
-  'MEDIA_AND_ENTERTAINMENT',
-  'NONE',
-  'OTHER',
-  'PRINT_PUBLISHING',
-  'PROFESSIONAL_SERVICES',
-  'PROPERTY',
-  'RECRUITMENT',
-  'RETAIL',
-  'SECURITY_SERVICES',
-  'TRADE',
-  'TRANSPORTATION',
-  'WHOLESALE',
-];
-export const COMPANY_TYPES: readonly CompanyType[] = ['SOLE_TRADER', 'LIMITED_LIABILITY_PARTNERSHIP', 'LIMITED_COMPANY', 'STARTUP'];
+/** The demo draws from the lists the API declares (the same order, so the same demo). */
+export const SECTORS: readonly Sector[] = DECLARED_SECTORS;
+export const COMPANY_TYPES: readonly CompanyType[] = DECLARED_COMPANY_TYPES;
 
 // ------------------------------------------------------------------------------------------ fixed
 
